@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// The seam between the public Plan and the backends. Each backend provides a can_implement
+// (host-only, no device needed) and a factory returning a BackendPlan. A BackendPlan is
+// immutable after construction; execute is const and may run on several streams at once.
+#pragma once
+
+#include <fftcore/fftcore.hpp>
+
+#include <cstddef>
+#include <memory>
+
+namespace fftcore::detail {
+
+class BackendPlan {
+ public:
+  virtual ~BackendPlan() = default;
+  [[nodiscard]] virtual std::size_t workspace_bytes() const noexcept = 0;
+  /// Arguments already validated by fftcore::execute (non-null, aligned, workspace large enough).
+  [[nodiscard]] virtual Status execute(void const* in, void* out, Direction direction,
+                                       void* workspace, cudaStream_t stream) const noexcept = 0;
+};
+
+/// cuFFT backend (src/cufft/): FP16 needs power-of-two dims, FP32 takes any size.
+[[nodiscard]] Status cufft_can_implement(PlanDesc const& desc) noexcept;
+[[nodiscard]] Status make_cufft_plan(PlanDesc const& desc,
+                                     std::unique_ptr<BackendPlan>& out) noexcept;
+
+/// Tensor Core backend (src/tc/): FP16, power-of-two dims.
+[[nodiscard]] Status tensor_core_can_implement(PlanDesc const& desc) noexcept;
+[[nodiscard]] Status make_tensor_core_plan(PlanDesc const& desc,
+                                           std::unique_ptr<BackendPlan>& out) noexcept;
+
+/// Records `error` as last_cuda_error() and returns kCudaError, or kSuccess for cudaSuccess.
+Status from_cuda(cudaError_t error) noexcept;
+
+}  // namespace fftcore::detail

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// Descriptor validation, backend choice and argument checks of the public API. The backends
+// behind detail::BackendPlan do the work.
+#include <fftcore/fftcore.hpp>
+
+#include "detail/backend_plan.hpp"
+
+#include <cstdint>
+#include <new>
+
+namespace fftcore {
+
+struct Plan::Impl {
+  PlanDesc desc;
+  Backend backend = Backend::kAuto;
+  std::unique_ptr<detail::BackendPlan> backend_plan;
+};
+
+Plan::Plan() noexcept = default;
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+Plan::~Plan() = default;
+
+bool Plan::valid() const noexcept { return impl_ && impl_->backend_plan; }
+
+PlanDesc const& Plan::desc() const noexcept {
+  static PlanDesc const empty{};
+  return impl_ ? impl_->desc : empty;
+}
+
+Backend Plan::backend() const noexcept { return impl_ ? impl_->backend : Backend::kAuto; }
+
+std::size_t Plan::workspace_bytes() const noexcept {
+  return valid() ? impl_->backend_plan->workspace_bytes() : 0;
+}
+
+namespace {
+
+// The largest total element count any plan may address (batch * elements), so that byte
+// offsets stay far from overflow in 64-bit arithmetic.
+constexpr std::int64_t kMaxTotalElements = std::int64_t{1} << 40;
+
+Status validate(PlanDesc const& desc) noexcept {
+  if (desc.rank != 1 && desc.rank != 2) return Status::kInvalidArgument;
+  for (int axis = 0; axis < desc.rank; ++axis) {
+    if (desc.dims[axis] <= 0) return Status::kInvalidArgument;
+  }
+  if (desc.batch <= 0) return Status::kInvalidArgument;
+  if (desc.elements() > kMaxTotalElements / desc.batch) return Status::kInvalidArgument;
+  if (desc.precision != Precision::kHalf && desc.precision != Precision::kSingle) {
+    return Status::kInvalidArgument;
+  }
+  return Status::kSuccess;
+}
+
+Backend choose(PlanDesc const& desc) noexcept {
+  if (desc.backend != Backend::kAuto) return desc.backend;
+  return detail::tensor_core_can_implement(desc) == Status::kSuccess ? Backend::kTensorCore
+                                                                     : Backend::kCufft;
+}
+
+}  // namespace
+
+Status can_implement(PlanDesc const& desc) noexcept {
+  if (Status s = validate(desc); s != Status::kSuccess) return s;
+  return choose(desc) == Backend::kTensorCore ? detail::tensor_core_can_implement(desc)
+                                              : detail::cufft_can_implement(desc);
+}
+
+Status make_plan(PlanDesc const& desc, Plan& plan) noexcept {
+  plan = Plan{};
+  if (Status s = can_implement(desc); s != Status::kSuccess) return s;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    (void)cudaGetLastError();
+    return Status::kNoDevice;
+  }
+  auto impl = std::unique_ptr<Plan::Impl>(new (std::nothrow) Plan::Impl{});
+  if (!impl) return Status::kInternal;
+  impl->desc = desc;
+  impl->backend = choose(desc);
+  Status s = impl->backend == Backend::kTensorCore
+                 ? detail::make_tensor_core_plan(desc, impl->backend_plan)
+                 : detail::make_cufft_plan(desc, impl->backend_plan);
+  if (s != Status::kSuccess) return s;
+  plan.impl_ = std::move(impl);
+  return Status::kSuccess;
+}
+
+Status execute(Plan const& plan, void const* in, void* out, Direction direction,
+               void* workspace, std::size_t workspace_bytes, cudaStream_t stream) noexcept {
+  if (!plan.valid()) return Status::kInvalidPlan;
+  if (in == nullptr || out == nullptr) return Status::kInvalidArgument;
+  if (direction != Direction::kForward && direction != Direction::kInverse) {
+    return Status::kInvalidArgument;
+  }
+  auto const align = element_bytes(plan.desc().precision);
+  if (reinterpret_cast<std::uintptr_t>(in) % align != 0 ||
+      reinterpret_cast<std::uintptr_t>(out) % align != 0) {
+    return Status::kMisaligned;
+  }
+  std::size_t const needed = plan.workspace_bytes();
+  if (needed > 0 && (workspace == nullptr || workspace_bytes < needed)) {
+    return Status::kWorkspaceTooSmall;
+  }
+  return plan.impl_->backend_plan->execute(in, out, direction, workspace, stream);
+}
+
+}  // namespace fftcore

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// What flows between stages. A run is a sequence of frames; a frame holds `rows` items
+// ("rows": segments of a 1-D series, rows of a 2-D dataset, or images of a stack) of one shape.
+// FrameSpec describes the items (fixed for the whole run); Frame holds the samples of one frame
+// on the host, in double precision (real or complex).
+//
+// Glossary:
+//   item shape   {n} for 1-D items, {ny, nx} for 2-D items (nx contiguous).
+//   time_length  the length of the time-domain item along the last axis; a one-sided spectrum
+//                of a real item holds time_length/2 + 1 bins there.
+//   valid_length samples of the final item of the run that are real data (the source pads a
+//                short final segment of a 1-D series with zeros up to the item length).
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tcfft {
+
+enum class SampleType { kReal, kComplex };
+enum class Domain { kTime, kFrequency };
+
+[[nodiscard]] inline char const* to_string(SampleType t) noexcept {
+  return t == SampleType::kReal ? "real" : "complex";
+}
+[[nodiscard]] inline char const* to_string(Domain d) noexcept {
+  return d == Domain::kTime ? "time" : "frequency";
+}
+
+struct FrameSpec {
+  SampleType type = SampleType::kReal;
+  Domain domain = Domain::kTime;
+  std::vector<std::int64_t> shape;     ///< item shape: {n} or {ny, nx}
+  std::int64_t rows_per_frame = 1;     ///< items in every frame but possibly the last
+  std::int64_t total_rows = 0;         ///< items in the whole run
+  double sample_rate = 1.0;            ///< samples per unit along the last axis (Hz for series)
+  std::string units = "";              ///< physical unit of the samples ("strain", "counts", "")
+  std::int64_t time_length = 0;        ///< time-domain length of the last axis (see glossary)
+  std::int64_t time_rows = 0;          ///< time-domain length of the first axis of 2-D items
+  bool onesided = false;               ///< frequency items hold the non-negative half only
+  std::int64_t valid_length = 0;       ///< see glossary; equals shape.back() when nothing is padded
+  std::int64_t series_length = 0;      ///< 1-D series: samples in the source dataset, else 0
+
+  [[nodiscard]] std::int64_t item_size() const noexcept {
+    std::int64_t size = 1;
+    for (auto extent : shape) size *= extent;
+    return size;
+  }
+  [[nodiscard]] std::int64_t frames() const noexcept {
+    return rows_per_frame > 0 ? (total_rows + rows_per_frame - 1) / rows_per_frame : 0;
+  }
+};
+
+struct Frame {
+  std::int64_t index = 0;      ///< frame number in the run, from 0
+  std::int64_t first_row = 0;  ///< run-wide index of the first item
+  std::int64_t rows = 0;       ///< items in this frame
+  std::vector<double> real;                  ///< rows * item_size samples when type is real
+  std::vector<std::complex<double>> complex; ///< rows * item_size samples when type is complex
+
+  /// Sizes the buffer matching `spec.type` for `rows` items (keeps capacity; no shrink).
+  void resize_for(FrameSpec const& spec, std::int64_t n_rows) {
+    rows = n_rows;
+    auto const count = static_cast<std::size_t>(n_rows * spec.item_size());
+    if (spec.type == SampleType::kReal) {
+      real.resize(count);
+    } else {
+      complex.resize(count);
+    }
+  }
+};
+
+}  // namespace tcfft

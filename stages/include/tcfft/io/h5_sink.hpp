@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The output file. All sinks of a run write datasets into one HDF5 file that is created under a
+// temporary name beside the final path ("<path>.partial-<pid>") and renamed only by commit(); a
+// run that fails or is interrupted removes the temporary file, so a file at the final path is
+// always complete. An existing file at the final path is refused unless overwrite is set.
+//
+// Every dataset is chunked and carries attributes h5py/h5dump users can read without our code:
+//   domain ("time"/"frequency"), sample_rate (Hz) or frequency_step (Hz) and, for one-sided
+//   spectra, frequency_start = 0; units; time_length; valid_length.
+// The file root carries: program ("tcfft-pipeline"), version, config (the effective YAML),
+// input (file:dataset), created (UTC ISO-8601).
+#pragma once
+
+#include <tcfft/core/frame.hpp>
+#include <tcfft/stages/params.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tcfft::io {
+
+class OutputFile {
+ public:
+  /// Checks the destination (directory exists and is writable, file absent unless overwrite)
+  /// and creates the temporary file. Throws OutputError naming the path.
+  OutputFile(OutputParams const& params, std::string const& version);
+  /// Removes the temporary file unless commit() succeeded. Never throws.
+  ~OutputFile();
+  OutputFile(OutputFile const&) = delete;
+  OutputFile& operator=(OutputFile const&) = delete;
+
+  /// Root attribute (string), e.g. set_attribute("config", yaml_text).
+  void set_attribute(std::string const& name, std::string const& value);
+
+  /// Creates a dataset for the frames of `spec` ([total_rows, ...item shape]; a run with one
+  /// 1-D series item is stored as 1-D [n], trimmed to valid_length). dtype: see SinkParams.
+  /// Returns an id for write(). Throws ConfigError for a bad dtype (e.g. float32 for complex
+  /// data) naming the dataset.
+  int add_dataset(SinkParams const& params, FrameSpec const& spec);
+  /// Writes `frame` at its rows (hyperslab). Throws IoError.
+  void write(int dataset_id, Frame const& frame);
+  /// Closes and renames to the final path. Throws IoError/OutputError.
+  void commit();
+
+  [[nodiscard]] std::string const& path() const noexcept;
+  [[nodiscard]] std::string const& temporary_path() const noexcept;
+  [[nodiscard]] std::int64_t bytes_written() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tcfft::io
