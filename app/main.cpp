@@ -1,2 +1,104 @@
-// placeholder: being written
-int main() { return 0; }
+// SPDX-License-Identifier: MIT
+// tcfft-pipeline: the command line. The only place that turns exceptions into exit codes
+// (README.md lists them): 0 ok, 2 usage/config, 3 input/data, 4 output, 5 runtime/device,
+// 130 interrupted.
+#include "config.hpp"
+#include "pipeline.hpp"
+
+#include <tcfft/core/error.hpp>
+#include <tcfft/version.hpp>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace {
+
+void on_signal(int signal_number) {
+  tcfft::app::request_stop();
+  std::signal(signal_number, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+void setup_logging(std::string const& level, bool quiet) {
+  auto logger = spdlog::stderr_color_mt("tcfft");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
+  auto parsed = spdlog::level::from_str(level);
+  if (quiet && parsed < spdlog::level::warn) parsed = spdlog::level::warn;
+  spdlog::set_level(parsed);
+}
+
+void print_summary(tcfft::app::RunSummary const& s) {
+  double const seconds = s.seconds > 0 ? s.seconds : 1e-9;
+  std::printf("tcfft-pipeline %s finished in %.3f s on %s\n", tcfft::kVersion, s.seconds,
+              s.device.c_str());
+  std::printf("  frames %lld, items %lld, read %.1f MB, wrote %.1f MB\n",
+              static_cast<long long>(s.frames), static_cast<long long>(s.rows),
+              static_cast<double>(s.bytes_read) / 1e6, static_cast<double>(s.bytes_written) / 1e6);
+  std::printf("  throughput %.1f frames/s, %.3f GB/s read\n", static_cast<double>(s.frames) / seconds,
+              static_cast<double>(s.bytes_read) / 1e9 / seconds);
+  std::printf("  time per stage: read %.3f s", s.read_seconds);
+  for (auto const& stage : s.stages) std::printf(", %s %.3f s", stage.name.c_str(), stage.seconds);
+  std::printf("\n");
+  for (auto const& line : s.reports) std::printf("  %s\n", line.c_str());
+  std::printf("  output: %s\n", s.output_path.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"tcfft-pipeline: a YAML-configured HDF5 -> FFT -> filter -> HDF5 pipeline "
+               "with a Tensor Core FP16 FFT"};
+  std::string config_path;
+  std::vector<std::string> overrides;
+  std::string device;
+  std::string log_level = "info";
+  bool validate = false;
+  bool quiet = false;
+  cli.add_option("config", config_path, "YAML configuration file")->required();
+  cli.add_flag("--validate", validate,
+               "check the configuration, the input file and shapes and the output path; "
+               "process nothing");
+  cli.add_option("--set", overrides, "override a key: --set stages.1.filter.cutoff=30 (repeatable)");
+  cli.add_option("--device", device, "where the FFTs run: auto, gpu or cpu (overrides run.device)")
+      ->check(CLI::IsMember({"auto", "gpu", "cpu"}));
+  cli.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  cli.add_flag("-q,--quiet", quiet, "only warnings and errors; no progress bar");
+  cli.set_version_flag("--version", std::string("tcfft-pipeline ") + tcfft::kVersion);
+  try {
+    cli.parse(argc, argv);
+  } catch (CLI::ParseError const& e) {
+    int const code = cli.exit(e);
+    return code == 0 ? 0 : static_cast<int>(tcfft::ExitCode::kUsage);
+  }
+
+  setup_logging(log_level, quiet);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  try {
+    if (!device.empty()) overrides.push_back("run.device=" + device);
+    auto const config = tcfft::app::load_config(config_path, overrides);
+    spdlog::info("tcfft-pipeline {}: effective configuration of {}:\n{}", tcfft::kVersion,
+                 config_path, config.effective_yaml);
+    auto const summary = tcfft::app::run_pipeline(config, {validate, quiet});
+    if (validate) {
+      std::printf("%s: valid\n", config_path.c_str());
+    } else {
+      print_summary(summary);
+    }
+    return 0;
+  } catch (tcfft::Error const& e) {
+    spdlog::error("{}", e.what());
+    return static_cast<int>(e.code());
+  } catch (std::exception const& e) {
+    spdlog::error("internal error: {}", e.what());
+    return static_cast<int>(tcfft::ExitCode::kRuntime);
+  }
+}
