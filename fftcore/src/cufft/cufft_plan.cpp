@@ -1,8 +1,191 @@
-// placeholder: being written
+// SPDX-License-Identifier: MIT
+// The cuFFT backend behind detail::BackendPlan: one cufftXtMakePlanMany plan (CUDA_C_16F or
+// CUDA_C_32F, batched, rank 1 or 2, natural layout) run on the caller's stream and workspace,
+// with fftcore's scaling policy applied by a small kernel (scale.cu), since cuFFT never scales.
+//
+// FP16 and overflow: for kByN and kBySqrtN the input is first multiplied by an exact power of
+// two p = 2^-floor(log2(n)/2) into `out`, cuFFT then runs in place on `out`, and the rest of the
+// scale is applied afterwards. Inputs with |x| <= 1 then stay below 2^ceil(log2(n)/2) inside
+// cuFFT (<= 16384 up to n = 2^27), far from FP16's 65504. kNone leaves overflow to the caller.
+//
+// Concurrency: a cuFFT handle carries mutable state (its stream and work area). The public
+// contract is that one Plan may run on several streams at once, so execute holds a mutex from
+// cufftSetStream through cufftXtExec: each exec is enqueued with its own stream and workspace,
+// and the enqueue (not the GPU work) is serialised. The scaling kernels run outside the lock.
+#include <fftcore/fftcore.hpp>
+
+#include "cufft/scale.hpp"
 #include "detail/backend_plan.hpp"
+
+#include <cufft.h>
+#include <cufftXt.h>
+
+#include <cmath>
+#include <cstdint>
+#include <mutex>
+#include <new>
+
 namespace fftcore::detail {
-Status cufft_can_implement(PlanDesc const&) noexcept { return Status::kUnsupportedSize; }
-Status make_cufft_plan(PlanDesc const&, std::unique_ptr<BackendPlan>&) noexcept {
-  return Status::kUnsupportedSize;
+namespace {
+
+bool is_power_of_two(std::int64_t v) noexcept { return v > 0 && (v & (v - 1)) == 0; }
+
+int log2_exact(std::int64_t v) noexcept {
+  int bits = 0;
+  while ((std::int64_t{1} << bits) < v) ++bits;
+  return bits;
 }
+
+Status from_cufft(cufftResult result) noexcept {
+  switch (result) {
+    case CUFFT_SUCCESS: return Status::kSuccess;
+    case CUFFT_INVALID_SIZE: return Status::kUnsupportedSize;
+    case CUFFT_ALLOC_FAILED: return from_cuda(cudaErrorMemoryAllocation);
+    case CUFFT_INVALID_DEVICE: return Status::kArchMismatch;
+    default: return Status::kBackendError;
+  }
+}
+
+// The factors applied before (into `out`) and after the cuFFT execution.
+struct ScaleSplit {
+  float pre = 1.0f;
+  float post = 1.0f;
+};
+
+ScaleSplit split_scale(PlanDesc const& desc) noexcept {
+  if (desc.scaling == Scaling::kNone) return {};
+  auto const n = static_cast<double>(desc.elements());
+  double const total = desc.scaling == Scaling::kByN ? 1.0 / n : 1.0 / std::sqrt(n);
+  if (desc.precision == Precision::kSingle) return {1.0f, static_cast<float>(total)};
+  // FP16: n is a power of two (cufft_can_implement), so both factors below are exact for kByN.
+  double const pre = std::ldexp(1.0, -(log2_exact(desc.elements()) / 2));
+  return {static_cast<float>(pre), static_cast<float>(total / pre)};
+}
+
+class CufftPlan final : public BackendPlan {
+ public:
+  CufftPlan(cufftHandle handle, std::size_t workspace, PlanDesc const& desc) noexcept
+      : handle_(handle),
+        workspace_(workspace),
+        precision_(desc.precision),
+        count_(static_cast<std::size_t>(desc.batch * desc.elements())),
+        scale_(split_scale(desc)) {}
+
+  ~CufftPlan() override { (void)cufftDestroy(handle_); }
+
+  CufftPlan(CufftPlan const&) = delete;
+  CufftPlan& operator=(CufftPlan const&) = delete;
+
+  std::size_t workspace_bytes() const noexcept override { return workspace_; }
+
+  Status execute(void const* in, void* out, Direction direction, void* workspace,
+                 cudaStream_t stream) const noexcept override {
+    void* source = const_cast<void*>(in);  // cuFFT does not write the input of a C2C transform
+    if (scale_.pre != 1.0f) {
+      Status s = from_cuda(launch_complex_scale(precision_, in, out, count_, scale_.pre, stream));
+      if (s != Status::kSuccess) return s;
+      source = out;
+    }
+    if (Status s = exec_locked(source, out, direction, workspace, stream); s != Status::kSuccess) {
+      return s;
+    }
+    if (scale_.post != 1.0f) {
+      return from_cuda(launch_complex_scale(precision_, out, out, count_, scale_.post, stream));
+    }
+    return Status::kSuccess;
+  }
+
+ private:
+  Status exec_locked(void* in, void* out, Direction direction, void* workspace,
+                     cudaStream_t stream) const noexcept {
+    try {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (Status s = from_cufft(cufftSetStream(handle_, stream)); s != Status::kSuccess) {
+        return s;
+      }
+      if (workspace_ > 0) {
+        if (Status s = from_cufft(cufftSetWorkArea(handle_, workspace)); s != Status::kSuccess) {
+          return s;
+        }
+      }
+      int const sign = direction == Direction::kForward ? CUFFT_FORWARD : CUFFT_INVERSE;
+      return from_cufft(cufftXtExec(handle_, in, out, sign));
+    } catch (...) {  // std::mutex::lock may throw std::system_error
+      return Status::kInternal;
+    }
+  }
+
+  cufftHandle handle_;
+  std::size_t workspace_;
+  Precision precision_;
+  std::size_t count_;  // complex elements of all transforms of one execute
+  ScaleSplit scale_;
+  mutable std::mutex mutex_;  // guards the handle's stream and work area (see file comment)
+};
+
+// Owns a cufftHandle until it is handed to a CufftPlan.
+class HandleGuard {
+ public:
+  explicit HandleGuard(cufftHandle handle) noexcept : handle_(handle) {}
+  ~HandleGuard() {
+    if (owned_) (void)cufftDestroy(handle_);
+  }
+  HandleGuard(HandleGuard const&) = delete;
+  HandleGuard& operator=(HandleGuard const&) = delete;
+  cufftHandle release() noexcept {
+    owned_ = false;
+    return handle_;
+  }
+
+ private:
+  cufftHandle handle_;
+  bool owned_ = true;
+};
+
+}  // namespace
+
+Status cufft_can_implement(PlanDesc const& desc) noexcept {
+  if (desc.rank != 1 && desc.rank != 2) return Status::kInvalidArgument;
+  for (int axis = 0; axis < desc.rank; ++axis) {
+    if (desc.dims[axis] <= 0) return Status::kInvalidArgument;
+  }
+  if (desc.batch <= 0) return Status::kInvalidArgument;
+  if (desc.precision == Precision::kHalf) {
+    // cuFFT's rule for CUDA_C_16F: every dimension a power of two.
+    for (int axis = 0; axis < desc.rank; ++axis) {
+      if (!is_power_of_two(desc.dims[axis])) return Status::kUnsupportedSize;
+    }
+    return Status::kSuccess;
+  }
+  if (desc.precision == Precision::kSingle) return Status::kSuccess;
+  return Status::kInvalidArgument;
+}
+
+Status make_cufft_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>& out) noexcept {
+  out.reset();
+  if (Status s = cufft_can_implement(desc); s != Status::kSuccess) return s;
+  cufftHandle handle{};
+  if (Status s = from_cufft(cufftCreate(&handle)); s != Status::kSuccess) return s;
+  HandleGuard guard(handle);
+  // The caller owns the workspace: cuFFT must not allocate its own at plan time.
+  if (Status s = from_cufft(cufftSetAutoAllocation(handle, 0)); s != Status::kSuccess) return s;
+
+  long long dims[2] = {desc.dims[0], desc.dims[1]};
+  auto const type = desc.precision == Precision::kHalf ? CUDA_C_16F : CUDA_C_32F;
+  std::size_t workspace = 0;
+  // Null embeds select the natural layout: unit stride, transforms `elements()` apart.
+  Status s = from_cufft(cufftXtMakePlanMany(handle, desc.rank, dims, nullptr, 1,
+                                            desc.elements(), type, nullptr, 1, desc.elements(),
+                                            type, desc.batch, &workspace, type));
+  if (s != Status::kSuccess) return s;
+
+  auto* plan = new (std::nothrow) CufftPlan(guard.release(), workspace, desc);
+  if (plan == nullptr) {
+    (void)cufftDestroy(handle);
+    return Status::kInternal;
+  }
+  out.reset(plan);
+  return Status::kSuccess;
+}
+
 }  // namespace fftcore::detail
