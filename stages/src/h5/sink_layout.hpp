@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// Shape and chunking of an output dataset. Frames are stored as [total_rows, ...item shape],
+// except 1-D items cut from a source series, which are stored as the series itself: one 1-D
+// dataset with the items concatenated and the zero padding of the final item trimmed (for a
+// single item, also for frequency-domain data: a lone spectrum is stored as [n]).
+#pragma once
+
+#include <tcfft/core/frame.hpp>
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace tcfft::h5 {
+
+struct SinkLayout {
+  bool series = false;          ///< stored 1-D, items concatenated and trimmed
+  std::int64_t length = 0;      ///< series: samples stored
+  std::vector<hsize_t> dims;    ///< dataset shape
+  std::vector<hsize_t> chunk;   ///< chunk shape (every extent >= 1, <= the dataset's)
+};
+
+/// The layout of a dataset receiving frames of `spec`, with `element_bytes` per stored sample.
+/// Chunks hold about 1 MiB or one frame, whichever is smaller.
+[[nodiscard]] SinkLayout make_sink_layout(FrameSpec const& spec, std::size_t element_bytes);
+
+/// The part of the frame with rows [first_row, first_row + rows) that lands in the dataset:
+/// file start/count and the number of leading buffer samples it takes.
+struct SinkSlab {
+  std::vector<hsize_t> start;
+  std::vector<hsize_t> count;
+  std::int64_t samples = 0;  ///< 0: nothing to write (only padding)
+};
+
+[[nodiscard]] SinkSlab sink_slab(SinkLayout const& layout, FrameSpec const& spec,
+                                 std::int64_t first_row, std::int64_t rows);
+
+}  // namespace tcfft::h5

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+// tcfft::io::OutputFile: one HDF5 file written under a temporary name and renamed into place
+// by commit(); until then the final path is untouched (an old file survives a failed run).
+#include <tcfft/io/h5_sink.hpp>
+
+#include <tcfft/core/error.hpp>
+
+#include "h5/attributes.hpp"
+#include "h5/dtype.hpp"
+#include "h5/handle.hpp"
+#include "h5/sink_layout.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tcfft::io {
+namespace {
+
+namespace fs = std::filesystem;
+using I64 = std::int64_t;
+
+std::string utc_now() {
+  auto const now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+void check_destination(OutputParams const& params) {
+  auto const& path = params.path;
+  if (path.empty()) throw OutputError("output.path is empty");
+  std::error_code ec;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::exists(dir, ec)) {
+    throw OutputError("output directory '" + dir.string() + "' of '" + path + "' does not exist");
+  }
+  if (!fs::is_directory(dir, ec)) {
+    throw OutputError("output directory '" + dir.string() + "' of '" + path +
+                      "' is not a directory");
+  }
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw OutputError("output directory '" + dir.string() + "' of '" + path +
+                      "' is not writable");
+  }
+  if (fs::is_directory(path, ec)) throw OutputError("output path '" + path + "' is a directory");
+  if (fs::exists(path, ec) && !params.overwrite) {
+    throw OutputError("output file '" + path +
+                      "' exists; set output.overwrite: true or choose another path");
+  }
+}
+
+/// The stored dtype: `word` resolved against the data type; ConfigError for float of complex.
+h5::Dtype stored_dtype(std::string const& word, SampleType type, std::string const& dataset) {
+  bool const complex_data = type == SampleType::kComplex;
+  std::string name = word;
+  if (word == "auto") name = complex_data ? "complex128" : "float64";
+  if (name != "float32" && name != "float64" && name != "complex64" && name != "complex128") {
+    throw ConfigError("sink dataset '" + dataset + "': dtype '" + word +
+                      "' is not one of auto, float32, float64, complex64, complex128");
+  }
+  bool const complex_file = name.rfind("complex", 0) == 0;
+  if (complex_data && !complex_file) {
+    throw ConfigError("sink dataset '" + dataset + "': dtype '" + word +
+                      "' cannot hold complex data; use complex64, complex128 or auto, or add a "
+                      "spectrum stage (magnitude/power) before the sink");
+  }
+  std::size_t const bytes = (name == "float32") ? 4 : (name == "complex128") ? 16 : 8;
+  return h5::Dtype{name, complex_file, bytes};
+}
+
+}  // namespace
+
+struct OutputFile::Impl {
+  struct Output {
+    std::string name;
+    h5::Dataset dataset;
+    h5::Dtype dtype;
+    FrameSpec spec;
+    h5::SinkLayout layout;
+    std::vector<std::complex<double>> widened;  // real frames stored as complex
+  };
+
+  OutputParams params;
+  std::string temporary;
+  h5::File file;
+  h5::Datatype memory_complex;
+  std::vector<Output> outputs;
+  I64 bytes_written = 0;
+  bool committed = false;
+
+  void write_dataset_attributes(Output const& out) const;
+  void move_into_place();
+};
+
+void OutputFile::Impl::write_dataset_attributes(Output const& out) const {
+  auto const id = out.dataset.get();
+  auto const& spec = out.spec;
+  bool const frequency = spec.domain == Domain::kFrequency;
+  h5::write_attribute(id, "domain", std::string(to_string(spec.domain)));
+  h5::write_attribute(id, "sample_rate", spec.sample_rate);
+  if (frequency && spec.time_length > 0) {
+    h5::write_attribute(id, "frequency_step",
+                        spec.sample_rate / static_cast<double>(spec.time_length));
+    h5::write_attribute(id, "frequency_start", 0.0);
+  }
+  h5::write_attribute(id, "units", spec.units);
+  h5::write_attribute(id, "time_length", spec.time_length);
+  if (spec.time_rows > 0) h5::write_attribute(id, "time_rows", spec.time_rows);
+  h5::write_attribute(id, "onesided", I64{spec.onesided ? 1 : 0});
+  h5::write_attribute(id, "valid_length", spec.valid_length);
+  if (spec.series_length > 0) h5::write_attribute(id, "series_length", spec.series_length);
+}
+
+void OutputFile::Impl::move_into_place() {
+  auto const& path = params.path;
+  if (!params.overwrite) {
+    // link(2) refuses an existing target, so a file that appeared during the run survives.
+    if (link(temporary.c_str(), path.c_str()) == 0) {
+      unlink(temporary.c_str());
+      return;
+    }
+    if (errno == EEXIST) {
+      throw OutputError("output file '" + path +
+                        "' exists; set output.overwrite: true or choose another path");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    throw OutputError("cannot rename '" + temporary + "' to '" + path +
+                      "': " + std::strerror(errno));
+  }
+}
+
+OutputFile::OutputFile(OutputParams const& params, std::string const& version)
+    : impl_(std::make_unique<Impl>()) {
+  h5::Guard const guard;
+  auto& s = *impl_;
+  s.params = params;
+  check_destination(params);
+  s.temporary = params.path + ".partial-" + std::to_string(getpid());
+  s.file = h5::File(H5Fcreate(s.temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  if (!s.file) {
+    throw OutputError("cannot create output file '" + s.temporary + "'" + h5::hdf5_detail());
+  }
+  s.memory_complex = h5::make_memory_complex_type();
+  h5::write_attribute(s.file.get(), "program", std::string("tcfft-pipeline"));
+  h5::write_attribute(s.file.get(), "version", version);
+  h5::write_attribute(s.file.get(), "created", utc_now());
+}
+
+OutputFile::~OutputFile() {
+  try {
+    h5::Guard const guard;
+    auto& s = *impl_;
+    s.outputs.clear();
+    s.file.reset();
+    if (!s.committed) {
+      std::error_code ec;
+      fs::remove(s.temporary, ec);
+    }
+  } catch (...) {
+    // A destructor never throws; the temporary name marks the file as unfinished anyway.
+  }
+}
+
+void OutputFile::set_attribute(std::string const& name, std::string const& value) {
+  h5::Guard const guard;
+  if (impl_->committed) throw IoError("attribute '" + name + "' set after commit");
+  h5::write_attribute(impl_->file.get(), name, value);
+}
+
+int OutputFile::add_dataset(SinkParams const& params, FrameSpec const& spec) {
+  h5::Guard const guard;
+  auto& s = *impl_;
+  auto const& name = params.dataset;
+  if (s.committed) throw IoError("sink dataset '" + name + "' added after commit");
+  if (name.empty() || name == "/") throw ConfigError("sink dataset name is empty");
+  if (spec.total_rows <= 0 || spec.shape.empty() || spec.item_size() <= 0) {
+    throw ConfigError("sink dataset '" + name + "': nothing to store (" +
+                      std::to_string(spec.total_rows) + " items of " +
+                      std::to_string(spec.item_size()) + " samples)");
+  }
+  if (h5::Object const existing(H5Oopen(s.file.get(), name.c_str(), H5P_DEFAULT)); existing) {
+    throw ConfigError("sink dataset '" + name + "' is written by two sinks; choose other names");
+  }
+  Impl::Output out;
+  out.name = name;
+  out.spec = spec;
+  out.dtype = stored_dtype(params.dtype, spec.type, name);
+  out.layout = h5::make_sink_layout(spec, out.dtype.file_bytes);
+
+  h5::Datatype complex_type;
+  hid_t file_type = out.dtype.file_bytes == 4 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+  if (out.dtype.complex) {
+    complex_type = h5::make_complex_type(out.dtype.name == "complex64" ? H5T_IEEE_F32LE
+                                                                        : H5T_IEEE_F64LE);
+    file_type = complex_type.get();
+  }
+  auto const& dims = out.layout.dims;
+  auto const rank = static_cast<int>(dims.size());
+  h5::Dataspace const space(H5Screate_simple(rank, dims.data(), nullptr));
+  h5::PropList const create(H5Pcreate(H5P_DATASET_CREATE));
+  h5::PropList const links(H5Pcreate(H5P_LINK_CREATE));
+  if (!space || !create || !links || H5Pset_chunk(create.get(), rank, out.layout.chunk.data()) < 0 ||
+      H5Pset_create_intermediate_group(links.get(), 1) < 0) {
+    throw IoError("sink dataset '" + name + "': cannot set up creation" + h5::hdf5_detail());
+  }
+  out.dataset = h5::Dataset(H5Dcreate2(s.file.get(), name.c_str(), file_type, space.get(),
+                                       links.get(), create.get(), H5P_DEFAULT));
+  if (!out.dataset) {
+    throw IoError("sink dataset '" + name + "': cannot create it in '" + s.temporary + "'" +
+                  h5::hdf5_detail());
+  }
+  s.write_dataset_attributes(out);
+  s.outputs.push_back(std::move(out));
+  return static_cast<int>(s.outputs.size() - 1);
+}
+
+void OutputFile::write(int dataset_id, Frame const& frame) {
+  h5::Guard const guard;
+  auto& s = *impl_;
+  if (dataset_id < 0 || static_cast<std::size_t>(dataset_id) >= s.outputs.size()) {
+    throw IoError("write to unknown output dataset id " + std::to_string(dataset_id));
+  }
+  auto& out = s.outputs[static_cast<std::size_t>(dataset_id)];
+  if (s.committed) throw IoError("sink dataset '" + out.name + "': write after commit");
+  auto const& spec = out.spec;
+  if (frame.first_row < 0 || frame.rows < 0 || frame.first_row + frame.rows > spec.total_rows) {
+    throw IoError("sink dataset '" + out.name + "': frame rows " + std::to_string(frame.first_row) +
+                  "+" + std::to_string(frame.rows) + " outside the dataset's " +
+                  std::to_string(spec.total_rows) + " items");
+  }
+  bool const complex_data = spec.type == SampleType::kComplex;
+  auto const needed = static_cast<std::size_t>(frame.rows * spec.item_size());
+  auto const held = complex_data ? frame.complex.size() : frame.real.size();
+  if (held < needed) {
+    throw IoError("sink dataset '" + out.name + "': frame " + std::to_string(frame.index) +
+                  " holds " + std::to_string(held) + " samples, expected " +
+                  std::to_string(needed));
+  }
+  auto const slab = h5::sink_slab(out.layout, spec, frame.first_row, frame.rows);
+  if (slab.samples == 0) return;
+
+  void const* data = complex_data ? static_cast<void const*>(frame.complex.data())
+                                  : static_cast<void const*>(frame.real.data());
+  hid_t memory_type = complex_data ? s.memory_complex.get() : H5T_NATIVE_DOUBLE;
+  if (!complex_data && out.dtype.complex) {
+    out.widened.assign(frame.real.begin(), frame.real.begin() + slab.samples);
+    data = out.widened.data();
+    memory_type = s.memory_complex.get();
+  }
+  auto const samples = static_cast<hsize_t>(slab.samples);
+  h5::Dataspace const memory(H5Screate_simple(1, &samples, nullptr));
+  h5::Dataspace const file_space(H5Dget_space(out.dataset.get()));
+  if (!memory || !file_space ||
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, slab.start.data(), nullptr,
+                          slab.count.data(), nullptr) < 0 ||
+      H5Dwrite(out.dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT,
+               data) < 0) {
+    throw IoError("sink dataset '" + out.name + "': writing frame " + std::to_string(frame.index) +
+                  " to '" + s.temporary + "' failed" + h5::hdf5_detail());
+  }
+  s.bytes_written += slab.samples * static_cast<I64>(out.dtype.file_bytes);
+}
+
+void OutputFile::commit() {
+  h5::Guard const guard;
+  auto& s = *impl_;
+  if (s.committed) throw IoError("output file '" + s.params.path + "' committed twice");
+  bool closed = true;
+  for (auto& out : s.outputs) closed = out.dataset.close() >= 0 && closed;
+  s.outputs.clear();
+  if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) closed = false;
+  closed = s.file.close() >= 0 && closed;
+  if (!closed) {
+    throw IoError("closing output file '" + s.temporary + "' failed" + h5::hdf5_detail());
+  }
+  s.move_into_place();
+  s.committed = true;
+}
+
+std::string const& OutputFile::path() const noexcept { return impl_->params.path; }
+
+std::string const& OutputFile::temporary_path() const noexcept { return impl_->temporary; }
+
+std::int64_t OutputFile::bytes_written() const noexcept { return impl_->bytes_written; }
+
+}  // namespace tcfft::io
