@@ -11,14 +11,16 @@
 //   Gaussian lowpass      H(f) = exp(-f^2 / (2 fc^2))               (H(fc) = exp(-1/2))
 //   Gaussian highpass     H(f) = 1 - exp(-f^2 / (2 fc^2))
 //   bandpass(low, high)   H(f) = lowpass_high(f) * highpass_low(f)
-//   bandstop(low, high)   H(f) = min(1, lowpass_low(f) + highpass_high(f))
-// The bandstop is the sum form (clipped at 1) rather than 1 - bandpass, so that it is -3 dB
-// (Butterworth) at both corners like the other shapes and exactly 1 far from the band.
+//   Butterworth bandstop  H(f) = 1 / sqrt(1 + (B f / (f0^2 - f^2))^(2n)), B = high - low,
+//                         f0^2 = low * high: the analog lowpass-to-bandstop transform of the
+//                         Butterworth prototype; H = 0 at f0, exactly -3 dB at low and high
+//   Gaussian bandstop     H(f) = 1 - Gaussian bandpass(f)
+// Products and sums of a lowpass and a highpass make poor notches (a 55-65 Hz order-4 product
+// or sum stop band attenuates 60 Hz by less than 10 dB); the transformed prototype does not.
 #pragma once
 
 #include <tcfft/core/frame.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -49,6 +51,14 @@ struct ResponseParams {
   return 1.0 / std::sqrt(1.0 + std::pow(fc / std::abs(f), 2.0 * order));
 }
 
+/// Butterworth bandstop between low and high (see the conventions above).
+[[nodiscard]] inline double butterworth_bandstop(double f, double low, double high,
+                                                 int order) noexcept {
+  double const distance = low * high - f * f;  // f0^2 - f^2
+  if (distance == 0.0) return 0.0;
+  return 1.0 / std::sqrt(1.0 + std::pow((high - low) * std::abs(f) / distance, 2.0 * order));
+}
+
 [[nodiscard]] inline double gaussian_lowpass(double f, double fc) noexcept {
   return std::exp(-(f * f) / (2.0 * fc * fc));
 }
@@ -77,8 +87,10 @@ struct ResponseParams {
     case FilterBand::kBandpass:
       return lowpass_gain(p.shape, f, p.high, p.order) * highpass_gain(p.shape, f, p.low, p.order);
     case FilterBand::kBandstop:
-      return std::min(1.0, lowpass_gain(p.shape, f, p.low, p.order) +
-                               highpass_gain(p.shape, f, p.high, p.order));
+      if (p.shape == FilterShape::kGaussian) {
+        return 1.0 - gaussian_lowpass(f, p.high) * gaussian_highpass(f, p.low);
+      }
+      return butterworth_bandstop(f, p.low, p.high, p.order);
   }
   return 0.0;
 }
