@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// The merges a thread block applies to its tile in shared memory (FP32 complex, slots from
+// smem_slot). Every thread owns 16 elements per merge: it reads them, keeps the results in
+// registers across a barrier and writes them back in place, so one buffer suffices.
+//   merge16:      radix 16 on Tensor Cores. Each warp runs 4 tiles of 8 butterflies as the
+//                 complex product Y = F16 X (16x16 by 16x8), the twiddles applied to the B
+//                 fragments in registers and both operands split into FP16 hi + lo parts:
+//                 A_hi B_hi + A_hi B_lo + A_lo B_hi, 3 MMAs per real product, 12 per tile.
+//   merge_small:  radix 2, 4 or 8 on CUDA cores in FP32.
+#pragma once
+
+#include "tc/kernels/complex_math.cuh"
+#include "tc/mma.cuh"
+#include "tc/pass_params.hpp"
+
+#include <cstdint>
+
+namespace fftcore::detail::tc {
+
+/// The A fragments of the 16-point DFT matrix F[m][n] = W_16^(m n), real and imaginary parts,
+/// each split into hi + lo FP16 parts.
+struct Dft16Fragments {
+  std::uint32_t re_hi[4], re_lo[4], im_hi[4], im_lo[4];
+};
+
+__device__ inline Dft16Fragments load_dft16_fragments(float2 const* coarse, bool inverse) {
+  int const lane = threadIdx.x & 31;
+  int const group = lane >> 2;
+  int const quad = lane & 3;
+  Dft16Fragments f;
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    int const row = group + 8 * (r & 1);
+    int const col = 2 * quad + 8 * (r >> 1);
+    float2 const w0 = coarse_twiddle(coarse, ((row * col) & 15) << (kLogCoarse - 4), inverse);
+    float2 const w1 =
+        coarse_twiddle(coarse, ((row * (col + 1)) & 15) << (kLogCoarse - 4), inverse);
+    HalfSplit const r0 = split_half(w0.x), r1 = split_half(w1.x);
+    HalfSplit const i0 = split_half(w0.y), i1 = split_half(w1.y);
+    f.re_hi[r] = pack_halves(r0.hi, r1.hi);
+    f.re_lo[r] = pack_halves(r0.lo, r1.lo);
+    f.im_hi[r] = pack_halves(i0.hi, i1.hi);
+    f.im_lo[r] = pack_halves(i0.lo, i1.lo);
+  }
+  return f;
+}
+
+/// acc += A * B with the hi/lo split: A_hi B_hi + A_hi B_lo + A_lo B_hi.
+__device__ __forceinline__ void mma_split(float (&acc)[4], std::uint32_t const (&a_hi)[4],
+                                          std::uint32_t const (&a_lo)[4],
+                                          std::uint32_t const (&b_hi)[2],
+                                          std::uint32_t const (&b_lo)[2]) {
+  mma_16x8x16(acc, a_lo, b_hi[0], b_hi[1]);
+  mma_16x8x16(acc, a_hi, b_lo[0], b_lo[1]);
+  mma_16x8x16(acc, a_hi, b_hi[0], b_hi[1]);
+}
+
+__device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Fragments const& f,
+                               float2 const* coarse, bool inverse) {
+  int const lane = threadIdx.x & 31;
+  int const warp = threadIdx.x >> 5;
+  int const group = lane >> 2;
+  int const quad = lane & 3;
+  int const log_cols = log_l - 4;  // butterflies per sequence
+  int const col_mask = (1 << log_cols) - 1;
+  float2 out[4][4];
+#pragma unroll
+  for (int u = 0; u < 4; ++u) {
+    int const c = ((warp * 4 + u) << 3) + group;
+    int const t = c >> log_cols;
+    int const j = c & col_mask;
+    std::uint32_t re_hi[2], re_lo[2], im_hi[2], im_lo[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      HalfSplit re[2], im[2];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        int const m = 2 * quad + h + 8 * r;
+        float2 x = smem[smem_slot(t, merge_read_index(j, m, log_l, 4), log_l)];
+        if (log_ns > 0) {
+          x = cmul(x, coarse_twiddle(coarse, merge_twiddle_index(j, m, 4, log_ns), inverse));
+        }
+        re[h] = split_half(x.x);
+        im[h] = split_half(x.y);
+      }
+      re_hi[r] = pack_halves(re[0].hi, re[1].hi);
+      re_lo[r] = pack_halves(re[0].lo, re[1].lo);
+      im_hi[r] = pack_halves(im[0].hi, im[1].hi);
+      im_lo[r] = pack_halves(im[0].lo, im[1].lo);
+    }
+    std::uint32_t const nim_hi[2] = {negate_halves(im_hi[0]), negate_halves(im_hi[1])};
+    std::uint32_t const nim_lo[2] = {negate_halves(im_lo[0]), negate_halves(im_lo[1])};
+    float dr[4] = {0.f, 0.f, 0.f, 0.f};
+    float di[4] = {0.f, 0.f, 0.f, 0.f};
+    mma_split(dr, f.re_hi, f.re_lo, re_hi, re_lo);   // Re F Re X
+    mma_split(dr, f.im_hi, f.im_lo, nim_hi, nim_lo); // - Im F Im X
+    mma_split(di, f.im_hi, f.im_lo, re_hi, re_lo);   // Im F Re X
+    mma_split(di, f.re_hi, f.re_lo, im_hi, im_lo);   // Re F Im X
+#pragma unroll
+    for (int i = 0; i < 4; ++i) out[u][i] = make_float2(dr[i], di[i]);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int u = 0; u < 4; ++u) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      int const c = ((warp * 4 + u) << 3) + 2 * quad + (i & 1);
+      int const m = group + 8 * (i >> 1);
+      int const t = c >> log_cols;
+      int const j = c & col_mask;
+      smem[smem_slot(t, merge_write_index(j, m, 4, log_ns), log_l)] = out[u][i];
+    }
+  }
+  __syncthreads();
+}
+
+template <int kLogR>
+__device__ inline void merge_small(float2* smem, int log_l, int log_ns, float2 const* coarse,
+                                   bool inverse) {
+  constexpr int kR = 1 << kLogR;
+  constexpr int kPerThread = kElementsPerThread / kR;
+  int const log_b = log_l - kLogR;
+  int const b_mask = (1 << log_b) - 1;
+  float2 v[kPerThread][kR];
+#pragma unroll
+  for (int s = 0; s < kPerThread; ++s) {
+    int const beta = threadIdx.x + s * static_cast<int>(blockDim.x);
+    int const t = beta >> log_b;
+    int const j = beta & b_mask;
+#pragma unroll
+    for (int m = 0; m < kR; ++m) {
+      float2 x = smem[smem_slot(t, merge_read_index(j, m, log_l, kLogR), log_l)];
+      if (log_ns > 0 && m > 0) {
+        x = cmul(x, coarse_twiddle(coarse, merge_twiddle_index(j, m, kLogR, log_ns), inverse));
+      }
+      v[s][m] = x;
+    }
+    dft_small<kLogR>(v[s], inverse);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int s = 0; s < kPerThread; ++s) {
+    int const beta = threadIdx.x + s * static_cast<int>(blockDim.x);
+    int const t = beta >> log_b;
+    int const j = beta & b_mask;
+#pragma unroll
+    for (int m = 0; m < kR; ++m) {
+      smem[smem_slot(t, merge_write_index(j, m, kLogR, log_ns), log_l)] =
+          v[s][bit_reverse<kLogR>(m)];
+    }
+  }
+  __syncthreads();
+}
+
+}  // namespace fftcore::detail::tc

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// FP32 complex helpers of the kernels and the twiddle look-ups. Tables hold the forward
+// twiddles exp(-2 pi i e / M); the inverse transform uses their conjugates.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace fftcore::detail::tc {
+
+__device__ __forceinline__ float2 cmul(float2 a, float2 b) {
+  return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+__device__ __forceinline__ float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ __forceinline__ float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__device__ __forceinline__ float2 cscale(float2 a, float s) { return make_float2(a.x * s, a.y * s); }
+
+/// W_{2^14}^index from the coarse table, conjugated for the inverse direction.
+__device__ __forceinline__ float2 coarse_twiddle(float2 const* coarse, int index, bool inverse) {
+  float2 w = __ldg(coarse + index);
+  if (inverse) w.y = -w.y;
+  return w;
+}
+
+/// W_8^k (k < 8) without a table: the twiddles inside the radix-2/4/8 butterflies.
+__device__ __forceinline__ float2 w8(int k, bool inverse) {
+  constexpr float c = 0.70710678118654752f;
+  float2 w;
+  switch (k & 7) {
+    case 0: w = make_float2(1.f, 0.f); break;
+    case 1: w = make_float2(c, -c); break;
+    case 2: w = make_float2(0.f, -1.f); break;
+    case 3: w = make_float2(-c, -c); break;
+    case 4: w = make_float2(-1.f, 0.f); break;
+    case 5: w = make_float2(-c, c); break;
+    case 6: w = make_float2(0.f, 1.f); break;
+    default: w = make_float2(c, c); break;
+  }
+  if (inverse) w.y = -w.y;
+  return w;
+}
+
+/// In-register DFT of 2^kLogR <= 8 points (decimation in frequency): on return
+/// a[bit_reverse(k)] holds X[k].
+template <int kLogR>
+__device__ __forceinline__ void dft_small(float2 (&a)[1 << kLogR], bool inverse) {
+  constexpr int kR = 1 << kLogR;
+#pragma unroll
+  for (int span = kR / 2; span >= 1; span /= 2) {
+#pragma unroll
+    for (int start = 0; start < kR; start += 2 * span) {
+#pragma unroll
+      for (int i = 0; i < span; ++i) {
+        float2 const u = a[start + i];
+        float2 const v = a[start + i + span];
+        a[start + i] = cadd(u, v);
+        float2 const d = csub(u, v);
+        a[start + i + span] = i == 0 ? d : cmul(d, w8(i * (4 / span), inverse));
+      }
+    }
+  }
+}
+
+template <int kLogR>
+__host__ __device__ constexpr int bit_reverse(int k) {
+  int r = 0;
+  for (int b = 0; b < kLogR; ++b) r |= ((k >> b) & 1) << (kLogR - 1 - b);
+  return r;
+}
+
+}  // namespace fftcore::detail::tc

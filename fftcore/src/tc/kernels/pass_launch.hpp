@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// Host entry points of the pass kernel (kernels/pass_kernel.cu), callable from g++ code.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "tc/pass_params.hpp"
+
+namespace fftcore::detail::tc {
+
+/// Plan-time set-up on the current device: raises the dynamic shared memory limit of the
+/// kernel instantiations and checks that a kernel image for this device exists.
+[[nodiscard]] cudaError_t prepare_pass_kernels() noexcept;
+
+/// Enqueues one pass on `stream`; no allocation, no synchronisation.
+[[nodiscard]] cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
+                                      float2 const* coarse, float2 const* fine, bool inverse,
+                                      cudaStream_t stream) noexcept;
+
+}  // namespace fftcore::detail::tc

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// The description of one global-memory pass of the Tensor Core backend, shared by the host
+// planner (plan_logic.cpp), the kernel (kernels/pass_kernel.cu) and the CPU tests. A pass runs
+// `T` independent FFTs of length `L` per thread block; the index maps below say where each of
+// them lives in global and shared memory. Plain data: it is passed to the kernel by value.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define FFTCORE_HD __host__ __device__
+#else
+#define FFTCORE_HD
+#endif
+
+namespace fftcore::detail::tc {
+
+inline constexpr int kMaxStages = 8;
+inline constexpr int kDigits = 4;
+inline constexpr int kElementsPerThread = 16;
+inline constexpr int kLogMaxBlockElements = 14;  ///< 2^14 complex FP32 = 128 KiB shared
+inline constexpr int kLogMinBlockElements = 9;   ///< one warp of 16 elements per thread
+inline constexpr int kLogCoarse = 14;            ///< coarse table: W_{2^14}^i, i < 2^14
+inline constexpr int kLogTwiddleBase = 28;       ///< pass twiddles: W_{2^28}^e = coarse * fine
+
+/// Buffers a pass reads or writes.
+enum class Buffer : std::int32_t { kIn = 0, kOut = 1, kWorkspace = 2 };
+
+/// One pass. The sequences of a pass are numbered q = d0 + D0 (d1 + D1 (d2 + D2 d3)); a block
+/// takes T consecutive values of d0 (a tile of adjacent columns where d0 has unit stride, so
+/// that every access touches whole 32..256-byte segments). Element n of sequence q is read at
+/// sum_i d_i in_stride[i] + n in_elem_stride; output k is multiplied by
+/// W_{2^log_twiddle_n}^(tw(q) k), tw(q) = sum_i d_i twiddle_stride[i], and by `scale`, then
+/// written at sum_i d_i out_stride[i] + k out_elem_stride.
+struct PassParams {
+  std::int32_t log_length = 0;  ///< L = 2^log_length
+  std::int32_t log_tile = 0;    ///< T = 2^log_tile sequences per block
+  std::int32_t stage_count = 0;
+  std::int32_t log_radix[kMaxStages] = {};  ///< in-block merges; 4 (radix 16) runs on MMAs
+  std::int64_t extent[kDigits - 1] = {1, 1, 1};  ///< D0, D1, D2; d3 takes what is left
+  std::int64_t in_stride[kDigits] = {};
+  std::int64_t out_stride[kDigits] = {};
+  std::int64_t in_elem_stride = 1;
+  std::int64_t out_elem_stride = 1;
+  std::int64_t twiddle_stride[kDigits] = {};
+  std::int32_t log_twiddle_n = 0;  ///< 0: no twiddle after this pass
+  float scale = 1.0f;
+  std::int32_t in_fp32 = 0;   ///< source holds float2 (workspace in FP32 mode), else __half2
+  std::int32_t out_fp32 = 0;
+  Buffer src = Buffer::kIn;
+  Buffer dst = Buffer::kOut;
+  std::int32_t scatter = 0;  ///< reads and writes different element sets (needs src != dst)
+  std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
+  std::int64_t blocks = 1;
+  std::int32_t threads = 32;
+  std::int32_t smem_bytes = 0;
+};
+
+/// Where a block's tile starts: d0 of its first sequence and the base offsets of that sequence.
+struct BlockOrigin {
+  std::int64_t d0;
+  std::int64_t in_base;
+  std::int64_t out_base;
+  std::int64_t twiddle_base;
+};
+
+FFTCORE_HD inline BlockOrigin block_origin(PassParams const& p, std::int64_t block) {  // NOLINT
+  std::int64_t d[kDigits];
+  d[0] = (block % p.tiles0) << p.log_tile;
+  std::int64_t rest = block / p.tiles0;
+  d[1] = rest % p.extent[1];
+  rest /= p.extent[1];
+  d[2] = rest % p.extent[2];
+  d[3] = rest / p.extent[2];
+  BlockOrigin o{d[0], 0, 0, 0};
+  for (int i = 0; i < kDigits; ++i) {
+    o.in_base += d[i] * p.in_stride[i];
+    o.out_base += d[i] * p.out_stride[i];
+    o.twiddle_base += d[i] * p.twiddle_stride[i];
+  }
+  return o;
+}
+
+/// Shared-memory slot of element n of the block's sequence t: sequences back to back, the low
+/// four index bits XOR-swizzled by the sequence and by the top four index bits, so that tile
+/// loads (t fastest) and the strided reads of a merge spread over the banks.
+FFTCORE_HD inline int smem_slot(int t, int n, int log_l) {
+  int const mask = log_l >= 4 ? 15 : (1 << log_l) - 1;
+  int const top = log_l >= 8 ? (n >> (log_l - 4)) : 0;
+  return (t << log_l) + (n ^ ((t ^ top) & mask));
+}
+
+/// A Stockham merge of radix r = 2^log_r after Ns = 2^log_ns points are already merged, on a
+/// sequence of length L: butterfly j < L/r reads x[j + m L/r] (m < r), multiplies it by
+/// W_{Ns r}^(m k) with k = j mod Ns, takes the r-point DFT and writes y[(j - k) r + k + m Ns].
+FFTCORE_HD inline int merge_read_index(int j, int m, int log_l, int log_r) {
+  return j + (m << (log_l - log_r));
+}
+FFTCORE_HD inline int merge_write_index(int j, int m, int log_r, int log_ns) {
+  int const k = j & ((1 << log_ns) - 1);
+  return ((j - k) << log_r) + k + (m << log_ns);
+}
+/// Index into the coarse table (W_{2^14}^i) of the twiddle W_{Ns r}^(m k) of butterfly j.
+FFTCORE_HD inline int merge_twiddle_index(int j, int m, int log_r, int log_ns) {
+  int const k = j & ((1 << log_ns) - 1);
+  return (m * k) << (kLogCoarse - log_ns - log_r);
+}
+
+/// The pass twiddle exponent of output k of the sequence with twiddle index tw, as a multiple
+/// of 2 pi / 2^28 (split into a coarse and a fine table index by the caller).
+FFTCORE_HD inline std::uint32_t pass_twiddle_exponent(std::int64_t tw, std::int64_t k,
+                                                      int log_n) {
+  auto const e = static_cast<std::uint64_t>(tw * k) & ((std::uint64_t{1} << log_n) - 1);
+  return static_cast<std::uint32_t>(e << (kLogTwiddleBase - log_n));
+}
+
+}  // namespace fftcore::detail::tc

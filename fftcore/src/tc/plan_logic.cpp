@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// Factorisation of power-of-two transforms into passes. A transform of N = L_0 ... L_{p-1}
+// points is the four-step algorithm applied recursively: passes 0..p-2 take FFTs of length L_j
+// down a column of stride L_{j+1}...L_{p-1} and multiply by the twiddles W_{L_j...}^(i k) in
+// place; the last pass takes the contiguous FFTs and writes them digit-reversed, which puts the
+// result in natural order. p <= 3 keeps every index map linear.
+#include "tc/plan_logic.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+
+namespace fftcore::detail::tc {
+namespace {
+
+constexpr int kLogMaxLength1d = 27;
+constexpr int kLogMaxDim2d = 14;
+constexpr int kLogTargetBlockElements = 13;  // 64 KiB of FP32 shared memory, 512 threads
+constexpr int kLogMinCoalescedTile = 3;      // 8 adjacent __half2 = one 32-byte sector
+
+int log2_exact(std::int64_t v) {
+  if (v <= 0 || (v & (v - 1)) != 0) return -1;
+  int log = 0;
+  while ((std::int64_t{1} << log) < v) ++log;
+  return log;
+}
+
+int ceil_log2(std::int64_t v) {
+  int log = 0;
+  while ((std::int64_t{1} << log) < v) ++log;
+  return log;
+}
+
+/// T for a pass of length 2^log_l: about 2^13 elements per block, at least `log_min` (adjacent
+/// columns for whole segments), at most the sequences there are along d0, at least one warp.
+int choose_log_tile(int log_l, int log_min, int log_extent0) {
+  int lt = std::max(kLogTargetBlockElements - log_l, log_min);
+  lt = std::min(lt, log_extent0);
+  lt = std::max(lt, kLogMinBlockElements - log_l);
+  return std::min(lt, kLogMaxBlockElements - log_l);
+}
+
+struct Digit {
+  std::int64_t extent;
+  std::int64_t in_stride;
+  std::int64_t out_stride;
+  std::int64_t twiddle_stride;
+};
+
+PassParams make_pass(int log_l, int log_tile, std::vector<Digit> const& digits,
+                     std::int64_t in_elem, std::int64_t out_elem, int log_twiddle_n,
+                     bool scatter) {
+  PassParams p;
+  p.log_length = log_l;
+  p.log_tile = log_tile;
+  int rest = log_l;
+  if (rest < 4) {
+    p.log_radix[p.stage_count++] = rest;
+  } else {
+    for (; rest >= 4; rest -= 4) p.log_radix[p.stage_count++] = 4;
+    if (rest > 0) p.log_radix[p.stage_count++] = rest;
+  }
+  std::int64_t blocks = 1;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i < kDigits - 1) p.extent[i] = digits[i].extent;
+    p.in_stride[i] = digits[i].in_stride;
+    p.out_stride[i] = digits[i].out_stride;
+    p.twiddle_stride[i] = digits[i].twiddle_stride;
+    blocks *= i == 0 ? (digits[0].extent + (std::int64_t{1} << log_tile) - 1) >> log_tile
+                     : digits[i].extent;
+  }
+  p.tiles0 = (digits[0].extent + (std::int64_t{1} << log_tile) - 1) >> log_tile;
+  p.blocks = blocks;
+  p.in_elem_stride = in_elem;
+  p.out_elem_stride = out_elem;
+  p.log_twiddle_n = log_twiddle_n;
+  p.scatter = scatter ? 1 : 0;
+  int const log_e = log_l + log_tile;
+  p.threads = (1 << log_e) / kElementsPerThread;
+  p.smem_bytes = (1 << log_e) * static_cast<int>(sizeof(float) * 2);
+  return p;
+}
+
+/// Appends the passes of FFTs of 2^log_n points on data laid out [batch][2^log_n][vector].
+void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
+                 std::vector<PassParams>& passes) {
+  std::vector<int> const parts = split_length(log_n, vector);
+  int const p = static_cast<int>(parts.size());
+  std::int64_t const n = std::int64_t{1} << log_n;
+  std::int64_t const v = vector;
+  int const log_v = ceil_log2(vector);
+  int const log_min = vector > 1 ? std::min(kLogMinCoalescedTile, log_v) : kLogMinCoalescedTile;
+  if (p == 1) {
+    if (vector == 1) {
+      int const lt = choose_log_tile(log_n, 0, ceil_log2(batch));
+      passes.push_back(make_pass(log_n, lt, {{batch, n, n, 0}}, 1, 1, 0, false));
+    } else {
+      int const lt = choose_log_tile(log_n, log_min, log_v);
+      passes.push_back(
+          make_pass(log_n, lt, {{v, 1, 1, 0}, {batch, n * v, n * v, 0}}, v, v, 0, false));
+    }
+    return;
+  }
+  std::int64_t outer = batch;
+  for (int j = 0; j + 1 < p; ++j) {
+    int log_inner = 0;
+    for (int i = j + 1; i < p; ++i) log_inner += parts[static_cast<std::size_t>(i)];
+    int const log_l = parts[static_cast<std::size_t>(j)];
+    std::int64_t const inner = std::int64_t{1} << log_inner;
+    std::int64_t const span = (std::int64_t{1} << log_l) * inner;
+    std::vector<Digit> digits;
+    if (vector > 1) digits.push_back({v, 1, 1, 0});
+    digits.push_back({inner, v, v, 1});
+    digits.push_back({outer, span * v, span * v, 0});
+    int const lt = choose_log_tile(log_l, log_min, vector > 1 ? log_v : log_inner);
+    passes.push_back(make_pass(log_l, lt, digits, inner * v, inner * v, log_l + log_inner,
+                               false));
+    outer <<= log_l;
+  }
+  int const log_l = parts.back();
+  std::int64_t const l = std::int64_t{1} << log_l;
+  std::int64_t const l0 = std::int64_t{1} << parts.front();
+  std::int64_t const middle = p == 3 ? (std::int64_t{1} << parts[1]) : 1;
+  std::vector<Digit> digits;
+  if (vector > 1) digits.push_back({v, 1, 1, 0});
+  digits.push_back({l0, middle * l * v, v, 0});
+  if (p == 3) digits.push_back({middle, l * v, l0 * v, 0});
+  digits.push_back({batch, n * v, n * v, 0});
+  int const lt = choose_log_tile(log_l, log_min, vector > 1 ? log_v : parts.front());
+  passes.push_back(make_pass(log_l, lt, digits, v, (n / l) * v, 0, true));
+}
+
+/// Buffers: the last pass writes `out`; walking back, a pass writes where its successor reads,
+/// which is the successor's own destination unless the successor scatters (then the other one
+/// of out / workspace). The first pass reads `in`.
+void assign_buffers(std::vector<PassParams>& passes) {
+  Buffer next = Buffer::kOut;
+  for (auto it = passes.rbegin(); it != passes.rend(); ++it) {
+    it->dst = next;
+    if (it->scatter) next = next == Buffer::kOut ? Buffer::kWorkspace : Buffer::kOut;
+    it->src = next;
+  }
+  passes.front().src = Buffer::kIn;
+}
+
+}  // namespace
+
+std::vector<int> split_length(int log_n, std::int64_t vector) {
+  int const log_v = ceil_log2(vector);
+  int const log_min = vector > 1 ? std::min(kLogMinCoalescedTile, log_v) : kLogMinCoalescedTile;
+  bool const single = vector == 1 ? log_n <= kLogMaxBlockElements
+                                  : log_n + log_min <= kLogMaxBlockElements;
+  int p = 1;
+  if (!single) {
+    p = 2;
+    while ((log_n + p - 1) / p + log_min > kLogMaxBlockElements) ++p;
+  }
+  std::vector<int> parts(static_cast<std::size_t>(p), log_n / p);
+  for (int i = 0; i < log_n % p; ++i) ++parts[static_cast<std::size_t>(i)];
+  return parts;
+}
+
+Status check_descriptor(PlanDesc const& desc) noexcept {
+  if (desc.precision != Precision::kHalf) return Status::kUnsupportedSize;
+  if (desc.batch <= 0) return Status::kInvalidArgument;
+  if (desc.rank == 1) {
+    int const log_n = log2_exact(desc.dims[0]);
+    if (log_n < 1 || log_n > kLogMaxLength1d) return Status::kUnsupportedSize;
+  } else if (desc.rank == 2) {
+    int const log_r = log2_exact(desc.dims[0]);
+    int const log_c = log2_exact(desc.dims[1]);
+    if (log_r < 1 || log_r > kLogMaxDim2d || log_c < 1 || log_c > kLogMaxDim2d) {
+      return Status::kUnsupportedSize;
+    }
+    if (log_r + log_c > kLogMaxLength1d) return Status::kUnsupportedSize;
+  } else {
+    return Status::kInvalidArgument;
+  }
+  // A grid dimension holds 2^31 - 1 blocks of at least 2^9 elements.
+  if (desc.elements() > (std::int64_t{1} << 40) / desc.batch) return Status::kUnsupportedSize;
+  return Status::kSuccess;
+}
+
+Status build_layout(PlanDesc const& desc, PlanOptions const& options,
+                    PassLayout& layout) noexcept {
+  if (Status s = check_descriptor(desc); s != Status::kSuccess) return s;
+  try {
+    layout = PassLayout{};
+    auto& passes = layout.passes;
+    if (desc.rank == 1) {
+      append_axis(log2_exact(desc.dims[0]), 1, desc.batch, passes);
+    } else {
+      append_axis(log2_exact(desc.dims[1]), 1, desc.batch * desc.dims[0], passes);
+      append_axis(log2_exact(desc.dims[0]), desc.dims[1], desc.batch, passes);
+    }
+    assign_buffers(passes);
+    bool uses_workspace = false;
+    for (auto& p : passes) {
+      if (p.blocks >= (std::int64_t{1} << 31)) return Status::kUnsupportedSize;
+      double const l = std::ldexp(1.0, p.log_length);
+      p.scale = desc.scaling == Scaling::kByN       ? static_cast<float>(1.0 / l)
+                : desc.scaling == Scaling::kBySqrtN ? static_cast<float>(1.0 / std::sqrt(l))
+                                                    : 1.0f;
+      p.in_fp32 = options.fp32_intermediate && p.src == Buffer::kWorkspace;
+      p.out_fp32 = options.fp32_intermediate && p.dst == Buffer::kWorkspace;
+      uses_workspace = uses_workspace || p.dst == Buffer::kWorkspace;
+    }
+    if (uses_workspace) {
+      layout.workspace_bytes = static_cast<std::size_t>(desc.batch * desc.elements()) *
+                               (options.fp32_intermediate ? 8u : 4u);
+    }
+    return Status::kSuccess;
+  } catch (std::bad_alloc const&) {
+    return Status::kInternal;
+  }
+}
+
+}  // namespace fftcore::detail::tc

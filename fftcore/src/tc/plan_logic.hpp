@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Host planning of the Tensor Core backend: which descriptors it does, how a transform is
+// factorised into global-memory passes (each a few fused merges in shared memory), which buffer
+// each pass reads and writes, and how much workspace that takes. Pure host code, no device
+// needed: the CPU tests check it, and a CPU emulation of the passes checks the index maps.
+#pragma once
+
+#include <fftcore/fftcore.hpp>
+
+#include "pass_params.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace fftcore::detail::tc {
+
+/// The passes of one plan, in execution order, and the workspace they need.
+struct PassLayout {
+  std::vector<PassParams> passes;
+  std::size_t workspace_bytes = 0;
+};
+
+/// Planner knobs (defaults are the product's choice; tests may vary them).
+struct PlanOptions {
+  bool fp32_intermediate = false;  ///< keep the data between passes in FP32 (2x workspace)
+};
+
+/// kSuccess when the Tensor Core backend does `desc`: FP16; rank 1 with n = 2^k, k = 1..27;
+/// rank 2 with both dims 2^k, k = 1..14, and rows * cols <= 2^27; any batch >= 1.
+[[nodiscard]] Status check_descriptor(PlanDesc const& desc) noexcept;
+
+/// Builds the passes of `desc` (which must pass check_descriptor) into `layout`.
+[[nodiscard]] Status build_layout(PlanDesc const& desc, PlanOptions const& options,
+                                  PassLayout& layout) noexcept;
+
+/// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
+/// adjacent independent columns (1 for a contiguous axis) is split into.
+[[nodiscard]] std::vector<int> split_length(int log_n, std::int64_t vector);
+
+}  // namespace fftcore::detail::tc

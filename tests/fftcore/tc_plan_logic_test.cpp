@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+// CPU tests of the Tensor Core backend's planning: what it accepts, how transforms are split into
+// passes and buffers, and - by running the passes' index maps on the CPU in double precision -
+// that the layout computes the DFT in natural order for 1-D and 2-D, batched, in and out of
+// place. The in-block Stockham merges and the MMA fragment bookkeeping are emulated too.
+#include <fftcore/fftcore.hpp>
+
+#include "../../fftcore/src/tc/plan_logic.hpp"
+#include "common/reference_dft.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <set>
+#include <vector>
+
+namespace {
+
+using fftcore::detail::tc::Buffer;
+using fftcore::detail::tc::PassLayout;
+using fftcore::detail::tc::PassParams;
+using cd = std::complex<double>;
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+fftcore::PlanDesc desc_1d(std::int64_t n, std::int64_t batch) {
+  fftcore::PlanDesc d;
+  d.rank = 1;
+  d.dims[0] = n;
+  d.batch = batch;
+  return d;
+}
+
+fftcore::PlanDesc desc_2d(std::int64_t rows, std::int64_t cols, std::int64_t batch) {
+  fftcore::PlanDesc d;
+  d.rank = 2;
+  d.dims[0] = rows;
+  d.dims[1] = cols;
+  d.batch = batch;
+  return d;
+}
+
+/// In-place radix-2 FFT in double (the emulation's own merges), sign -1.
+void fft_double(std::vector<cd>& a) {
+  std::size_t const n = a.size();
+  for (std::size_t i = 1, j = 0; i < n; ++i) {
+    std::size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  static std::vector<std::vector<cd>> tables(40);  // tables[log len]: W_len^k, k < len / 2
+  for (std::size_t len = 2, log_len = 1; len <= n; len <<= 1, ++log_len) {
+    auto& table = tables[log_len];
+    if (table.empty()) {
+      for (std::size_t k = 0; k < len / 2; ++k) {
+        table.push_back(
+            std::polar(1.0, -kTwoPi * static_cast<double>(k) / static_cast<double>(len)));
+      }
+    }
+    for (std::size_t i = 0; i < n; i += len) {
+      for (std::size_t k = 0; k < len / 2; ++k) {
+        cd const u = a[i + k], v = a[i + k + len / 2] * table[k];
+        a[i + k] = u + v;
+        a[i + k + len / 2] = u - v;
+      }
+    }
+  }
+}
+
+/// Runs the layout's passes on the CPU with the same index maps as the kernel.
+void emulate(PassLayout const& layout, std::vector<cd> const& in, std::vector<cd>& out) {
+  std::vector<cd> ws(in.size(), cd(std::nan(""), 0));
+  std::vector<cd> src_copy;
+  for (PassParams const& p : layout.passes) {
+    std::vector<cd> const& src = p.src == Buffer::kIn ? in : p.src == Buffer::kOut ? out : ws;
+    std::vector<cd>& dst = p.dst == Buffer::kWorkspace ? ws : out;
+    if (&src == &dst) ASSERT_FALSE(p.scatter) << "a scattering pass must not run in place";
+    src_copy = src;  // blocks read everything before they write (per block in the kernel)
+    std::int64_t const l = std::int64_t{1} << p.log_length;
+    std::int64_t const t_count = std::int64_t{1} << p.log_tile;
+    for (std::int64_t b = 0; b < p.blocks; ++b) {
+      auto const o = fftcore::detail::tc::block_origin(p, b);
+      for (std::int64_t t = 0; t < t_count && o.d0 + t < p.extent[0]; ++t) {
+        std::vector<cd> seq(static_cast<std::size_t>(l));
+        for (std::int64_t n = 0; n < l; ++n) {
+          seq[static_cast<std::size_t>(n)] =
+              src_copy.at(static_cast<std::size_t>(o.in_base + t * p.in_stride[0] +
+                                                   n * p.in_elem_stride));
+        }
+        fft_double(seq);
+        for (std::int64_t k = 0; k < l; ++k) {
+          cd v = seq[static_cast<std::size_t>(k)] * static_cast<double>(p.scale);
+          if (p.log_twiddle_n > 0) {
+            auto const e = fftcore::detail::tc::pass_twiddle_exponent(
+                o.twiddle_base + t * p.twiddle_stride[0], k, p.log_twiddle_n);
+            v *= std::polar(1.0, -kTwoPi * static_cast<double>(e) / std::ldexp(1.0, 28));
+          }
+          dst.at(static_cast<std::size_t>(o.out_base + t * p.out_stride[0] +
+                                          k * p.out_elem_stride)) = v;
+        }
+      }
+    }
+  }
+}
+
+/// Reference: batched 1-D or 2-D DFT via the double FFT.
+std::vector<cd> reference(fftcore::PlanDesc const& d, std::vector<cd> x) {
+  std::int64_t const rows = d.rank == 2 ? d.dims[0] : 1;
+  std::int64_t const cols = d.rank == 2 ? d.dims[1] : d.dims[0];
+  for (std::int64_t b = 0; b < d.batch * rows; ++b) {
+    std::vector<cd> row(x.begin() + b * cols, x.begin() + (b + 1) * cols);
+    fft_double(row);
+    std::copy(row.begin(), row.end(), x.begin() + b * cols);
+  }
+  if (rows > 1) {
+    for (std::int64_t b = 0; b < d.batch; ++b) {
+      for (std::int64_t c = 0; c < cols; ++c) {
+        std::vector<cd> col(static_cast<std::size_t>(rows));
+        for (std::int64_t r = 0; r < rows; ++r) col[r] = x[(b * rows + r) * cols + c];
+        fft_double(col);
+        for (std::int64_t r = 0; r < rows; ++r) x[(b * rows + r) * cols + c] = col[r];
+      }
+    }
+  }
+  return x;
+}
+
+void check_emulated(fftcore::PlanDesc const& d, bool in_place) {
+  PassLayout layout;
+  ASSERT_EQ(fftcore::detail::tc::build_layout(d, {}, layout), fftcore::Status::kSuccess);
+  unsigned seed = 0;
+  auto x = tcfft::testing::random_complex(static_cast<std::size_t>(d.batch * d.elements()), seed);
+  std::vector<cd> out(x.size(), cd(std::nan(""), 0));
+  if (in_place) {
+    out = x;
+    emulate(layout, out, out);
+  } else {
+    emulate(layout, x, out);
+  }
+  double const err = tcfft::testing::relative_l2_error(out, reference(d, x));
+  EXPECT_LT(err, 1e-12) << "seed " << seed << " passes " << layout.passes.size();
+}
+
+TEST(TcPlanLogic, AcceptsWhatTheIssueAsksFor) {
+  using fftcore::Status;
+  using fftcore::detail::tc::check_descriptor;
+  for (int k = 1; k <= 27; ++k) {
+    EXPECT_EQ(check_descriptor(desc_1d(std::int64_t{1} << k, 1)), Status::kSuccess) << k;
+  }
+  EXPECT_EQ(check_descriptor(desc_1d(1, 1)), Status::kUnsupportedSize);
+  EXPECT_EQ(check_descriptor(desc_1d(std::int64_t{1} << 28, 1)), Status::kUnsupportedSize);
+  EXPECT_EQ(check_descriptor(desc_1d(96, 1)), Status::kUnsupportedSize);
+  auto single = desc_1d(1024, 1);
+  single.precision = fftcore::Precision::kSingle;
+  EXPECT_EQ(check_descriptor(single), Status::kUnsupportedSize);
+  EXPECT_EQ(check_descriptor(desc_2d(2, 1 << 14, 3)), Status::kSuccess);
+  EXPECT_EQ(check_descriptor(desc_2d(1 << 14, 1 << 13, 1)), Status::kSuccess);
+  EXPECT_EQ(check_descriptor(desc_2d(1 << 14, 1 << 14, 1)), Status::kUnsupportedSize);
+  EXPECT_EQ(check_descriptor(desc_2d(1 << 15, 2, 1)), Status::kUnsupportedSize);
+  EXPECT_EQ(check_descriptor(desc_2d(1, 16, 1)), Status::kUnsupportedSize);
+}
+
+TEST(TcPlanLogic, PassesFactoriseEverySize) {
+  for (int k = 1; k <= 27; ++k) {
+    for (std::int64_t batch : {1, 3}) {
+      PassLayout layout;
+      ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, batch), {},
+                                                  layout),
+                fftcore::Status::kSuccess);
+      int log_total = 0;
+      for (auto const& p : layout.passes) {
+        int log_stages = 0;
+        for (int s = 0; s < p.stage_count; ++s) log_stages += p.log_radix[s];
+        EXPECT_EQ(log_stages, p.log_length);
+        EXPECT_LE(p.log_length + p.log_tile, 14);
+        EXPECT_GE(p.threads, 32);
+        EXPECT_LE(p.threads, 1024);
+        EXPECT_EQ(p.threads * 16, 1 << (p.log_length + p.log_tile));
+        if (p.stage_count > 1) EXPECT_EQ(p.log_radix[0], 4);
+        log_total += p.log_length;
+      }
+      EXPECT_EQ(log_total, k);
+      EXPECT_LE(layout.passes.size(), k <= 14 ? 1u : k <= 22 ? 2u : 3u) << k;
+      EXPECT_EQ(layout.passes.front().src, Buffer::kIn);
+      EXPECT_EQ(layout.passes.back().dst, Buffer::kOut);
+      std::size_t const ws = layout.passes.size() > 1 ? 4u * (std::size_t{1} << k) * batch : 0u;
+      EXPECT_EQ(layout.workspace_bytes, ws) << k;
+    }
+  }
+}
+
+TEST(TcPlanLogic, StridedPassesReadWholeSegments) {
+  PassLayout layout;
+  ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(1 << 27, 1), {}, layout),
+            fftcore::Status::kSuccess);
+  for (auto const& p : layout.passes) {
+    bool const contiguous_in = p.in_elem_stride == 1 || p.in_stride[0] == 1;
+    bool const contiguous_out = p.out_elem_stride == 1 || p.out_stride[0] == 1;
+    EXPECT_TRUE(contiguous_in && contiguous_out);
+    if (p.in_elem_stride != 1 || p.out_elem_stride != 1) EXPECT_GE(p.log_tile, 3);
+  }
+}
+
+TEST(TcPlanLogic, EmulatedPassesGiveTheDft1d) {
+  for (int k : {1, 2, 3, 4, 5, 8, 11, 14, 15, 16, 18}) {
+    for (std::int64_t batch : {1, 3}) {
+      SCOPED_TRACE("n = 2^" + std::to_string(k) + ", batch " + std::to_string(batch));
+      check_emulated(desc_1d(std::int64_t{1} << k, batch), false);
+      check_emulated(desc_1d(std::int64_t{1} << k, batch), true);
+    }
+  }
+}
+
+TEST(TcPlanLogic, EmulatedPassesGiveTheDftThreePasses) {
+  // 2^23 is the smallest three-pass size; emulate it once (a few seconds).
+  check_emulated(desc_1d(std::int64_t{1} << 23, 1), true);
+}
+
+TEST(TcPlanLogic, EmulatedPassesGiveTheDft2d) {
+  for (auto [r, c] : std::vector<std::pair<int, int>>{
+           {2, 2}, {16, 16}, {2, 1 << 14}, {1 << 14, 2}, {256, 64}, {4096, 8}, {8, 4096},
+           {1 << 12, 32}, {32, 1 << 12}}) {
+    SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
+    check_emulated(desc_2d(r, c, 1), false);
+    check_emulated(desc_2d(r, c, 3), true);
+  }
+}
+
+TEST(TcPlanLogic, SharedMemorySlotsAreABijection) {
+  for (int log_l = 1; log_l <= 14; ++log_l) {
+    int const log_t = std::max(0, 9 - log_l);
+    std::set<int> seen;
+    for (int t = 0; t < (1 << log_t); ++t) {
+      for (int n = 0; n < (1 << log_l); ++n) {
+        int const s = fftcore::detail::tc::smem_slot(t, n, log_l);
+        EXPECT_GE(s, t << log_l);
+        EXPECT_LT(s, (t + 1) << log_l);
+        seen.insert(s);
+      }
+    }
+    EXPECT_EQ(seen.size(), std::size_t{1} << (log_l + log_t)) << log_l;
+  }
+}
+
+/// The in-block Stockham merges with the kernel's index functions, including the radix-16
+/// merge's lane/fragment bookkeeping (PTX ISA layouts of m16n8k16), in double.
+std::vector<cd> emulate_block(std::vector<cd> x, PassParams const& p) {
+  using namespace fftcore::detail::tc;
+  int const log_l = p.log_length;
+  int const threads = p.threads;
+  int log_ns = 0;
+  std::vector<cd> next(x.size());
+  for (int s = 0; s < p.stage_count; ++s) {
+    int const log_r = p.log_radix[s];
+    int const r = 1 << log_r;
+    next = x;
+    if (log_r == 4) {
+      for (int warp = 0; warp < threads / 32; ++warp) {
+        for (int u = 0; u < 4; ++u) {
+          cd b[16][8], d[16][8];
+          for (int lane = 0; lane < 32; ++lane) {  // B fragment loads
+            int const g = lane >> 2, q = lane & 3;
+            int const c = ((warp * 4 + u) << 3) + g;
+            int const t = c >> (log_l - 4), j = c & ((1 << (log_l - 4)) - 1);
+            for (int reg = 0; reg < 2; ++reg) {
+              for (int h = 0; h < 2; ++h) {
+                int const m = 2 * q + h + 8 * reg;
+                int const idx = merge_twiddle_index(j, m, 4, log_ns);
+                b[m][g] = x[smem_slot(t, merge_read_index(j, m, log_l, 4), log_l)] *
+                          std::polar(1.0, -kTwoPi * idx / 16384.0);
+              }
+            }
+          }
+          for (int row = 0; row < 16; ++row) {
+            for (int col = 0; col < 8; ++col) {
+              d[row][col] = 0;
+              for (int k = 0; k < 16; ++k) {
+                d[row][col] += std::polar(1.0, -kTwoPi * ((row * k) % 16) / 16.0) * b[k][col];
+              }
+            }
+          }
+          for (int lane = 0; lane < 32; ++lane) {  // D fragment stores
+            int const g = lane >> 2, q = lane & 3;
+            for (int i = 0; i < 4; ++i) {
+              int const c = ((warp * 4 + u) << 3) + 2 * q + (i & 1);
+              int const m = g + 8 * (i >> 1);
+              int const t = c >> (log_l - 4), j = c & ((1 << (log_l - 4)) - 1);
+              next[smem_slot(t, merge_write_index(j, m, 4, log_ns), log_l)] =
+                  d[m][2 * q + (i & 1)];
+            }
+          }
+        }
+      }
+    } else {
+      for (int beta = 0; beta < threads * 16 / r; ++beta) {
+        int const t = beta >> (log_l - log_r), j = beta & ((1 << (log_l - log_r)) - 1);
+        std::vector<cd> a(r);
+        for (int m = 0; m < r; ++m) {
+          int const idx = merge_twiddle_index(j, m, log_r, log_ns);
+          a[m] = x[smem_slot(t, merge_read_index(j, m, log_l, log_r), log_l)] *
+                 std::polar(1.0, -kTwoPi * idx / 16384.0);
+        }
+        fft_double(a);
+        for (int m = 0; m < r; ++m) {
+          next[smem_slot(t, merge_write_index(j, m, log_r, log_ns), log_l)] = a[m];
+        }
+      }
+    }
+    x = next;
+    log_ns += log_r;
+  }
+  return x;
+}
+
+TEST(TcPlanLogic, EmulatedBlockMergesGiveTheDft) {
+  for (int k = 1; k <= 14; ++k) {
+    PassLayout layout;
+    ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, 1), {}, layout),
+              fftcore::Status::kSuccess);
+    PassParams const& p = layout.passes.front();
+    int const l = 1 << k, tiles = 1 << p.log_tile;
+    unsigned seed = 0;
+    auto x = tcfft::testing::random_complex(static_cast<std::size_t>(l) * tiles, seed);
+    std::vector<cd> shared(x.size());
+    for (int t = 0; t < tiles; ++t) {
+      for (int n = 0; n < l; ++n) shared[fftcore::detail::tc::smem_slot(t, n, k)] = x[t * l + n];
+    }
+    auto const y = emulate_block(shared, p);
+    for (int t = 0; t < tiles; t += std::max(1, tiles / 4)) {
+      std::vector<cd> in(x.begin() + t * l, x.begin() + (t + 1) * l), got(l);
+      for (int n = 0; n < l; ++n) got[n] = y[fftcore::detail::tc::smem_slot(t, n, k)];
+      fft_double(in);
+      EXPECT_LT(tcfft::testing::relative_l2_error(got, in), 1e-12) << "n = 2^" << k;
+    }
+  }
+}
+
+}  // namespace
