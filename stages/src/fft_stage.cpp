@@ -31,7 +31,8 @@ FrameSpec FftStage::configure(FrameSpec const& in) {
     throw ConfigError(name_ + ": window must be one of " + window_words() + ", got '" +
                       params_.window + "'");
   }
-  if (window_ == WindowKind::kTukey && !(params_.tukey_alpha >= 0.0 && params_.tukey_alpha <= 1.0)) {
+  if (window_ == WindowKind::kTukey &&
+      !(params_.tukey_alpha >= 0.0 && params_.tukey_alpha <= 1.0)) {
     throw ConfigError(name_ + ": tukey_alpha must be in [0, 1], got " +
                       std::to_string(params_.tukey_alpha));
   }
@@ -45,7 +46,8 @@ FrameSpec FftStage::configure(FrameSpec const& in) {
   for (auto extent : engine_shape) points *= extent;
   scale_ = detail::norm_factor(params_.norm, points, true);
   window_values_.clear();
-  if (window_ != WindowKind::kBoxcar) window_values_ = make_window(window_, nx, params_.tukey_alpha);
+  if (window_ != WindowKind::kBoxcar)
+    window_values_ = make_window(window_, nx, params_.tukey_alpha);
 
   bool const onesided = in.type == SampleType::kReal && params_.onesided;
   out_spec_ = in;
@@ -88,7 +90,8 @@ void FftStage::transform_real(Frame const& in, Frame& out) {
     double const* src = in.real.data();
     if (!window_values_.empty()) {
       real_scratch_.resize(count);
-      for (std::size_t i = 0; i < count; ++i) real_scratch_[i] = in.real[i] * window_values_[i % nx];
+      for (std::size_t i = 0; i < count; ++i)
+        real_scratch_[i] = in.real[i] * window_values_[i % nx];
       src = real_scratch_.data();
     }
     engine_->r2c(src, out.complex.data(), engine_rows);

@@ -47,7 +47,8 @@ FrameSpec FilterStage::configure(FrameSpec const& in) {
     throw ConfigError(name_ + ": input is in the time domain (put an fft stage before it)");
   }
   if (in.type != SampleType::kComplex) {
-    throw ConfigError(name_ + ": input is a real frequency-domain quantity; filter needs "
+    throw ConfigError(name_ +
+                      ": input is a real frequency-domain quantity; filter needs "
                       "complex spectra");
   }
   spec_ = in;

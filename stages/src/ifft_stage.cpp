@@ -22,7 +22,8 @@ FrameSpec IfftStage::configure(FrameSpec const& in) {
     throw ConfigError(name_ + ": input is in the time domain (an ifft needs a spectrum)");
   }
   if (in.type != SampleType::kComplex) {
-    throw ConfigError(name_ + ": input is a real frequency-domain quantity (a power or "
+    throw ConfigError(name_ +
+                      ": input is a real frequency-domain quantity (a power or "
                       "magnitude spectrum?); an ifft needs complex spectra");
   }
   if (in.shape.empty() || in.shape.size() > 2) {

@@ -55,8 +55,8 @@ void WelchStage::check_params(FrameSpec const& in) {
   }
   auto const overlap = params_.overlap < 0 ? params_.segment / 2 : params_.overlap;
   if (overlap >= params_.segment) {
-    throw ConfigError(name_ + ": overlap " + std::to_string(overlap) +
-                      " must be below segment " + std::to_string(params_.segment));
+    throw ConfigError(name_ + ": overlap " + std::to_string(overlap) + " must be below segment " +
+                      std::to_string(params_.segment));
   }
   if (params_.average != "mean" && params_.average != "median") {
     throw ConfigError(name_ + ": average must be mean or median, got '" + params_.average + "'");
@@ -229,7 +229,8 @@ void WelchStage::flush_batch() {
     if (median_) {
       for (std::int64_t k = 0; k < fft_bins_; ++k) periodograms_.push_back(std::norm(x[k]));
     } else {
-      for (std::int64_t k = 0; k < fft_bins_; ++k) sum_[static_cast<std::size_t>(k)] += std::norm(x[k]);
+      for (std::int64_t k = 0; k < fft_bins_; ++k)
+        sum_[static_cast<std::size_t>(k)] += std::norm(x[k]);
     }
   }
   segments_ += batch_count_;
@@ -239,7 +240,8 @@ void WelchStage::flush_batch() {
 double WelchStage::median_of_bin(std::int64_t k) {
   column_.resize(static_cast<std::size_t>(segments_));
   for (std::int64_t m = 0; m < segments_; ++m) {
-    column_[static_cast<std::size_t>(m)] = periodograms_[static_cast<std::size_t>(m * fft_bins_ + k)];
+    column_[static_cast<std::size_t>(m)] =
+        periodograms_[static_cast<std::size_t>(m * fft_bins_ + k)];
   }
   auto const middle = column_.begin() + segments_ / 2;
   std::nth_element(column_.begin(), middle, column_.end());
@@ -290,21 +292,25 @@ std::string WelchStage::report() const {
   std::vector<std::int64_t> peaks;
   for (std::int64_t k = 1; k + 1 < out_bins_; ++k) {
     auto const p = results_[static_cast<std::size_t>(k)];
-    if (p > results_[static_cast<std::size_t>(k - 1)] && p >= results_[static_cast<std::size_t>(k + 1)]) {
+    if (p > results_[static_cast<std::size_t>(k - 1)] &&
+        p >= results_[static_cast<std::size_t>(k + 1)]) {
       peaks.push_back(k);
     }
   }
-  auto const count = std::min<std::size_t>(peaks.size(), static_cast<std::size_t>(params_.report_peaks));
+  auto const count =
+      std::min<std::size_t>(peaks.size(), static_cast<std::size_t>(params_.report_peaks));
   std::partial_sort(peaks.begin(), peaks.begin() + static_cast<std::ptrdiff_t>(count), peaks.end(),
                     [this](std::int64_t a, std::int64_t b) {
-                      return results_[static_cast<std::size_t>(a)] > results_[static_cast<std::size_t>(b)];
+                      return results_[static_cast<std::size_t>(a)] >
+                             results_[static_cast<std::size_t>(b)];
                     });
   std::string text = "strongest lines:";
   for (std::size_t i = 0; i < count; ++i) {
     auto const k = peaks[i];
-    double const f = use_r2c_ ? static_cast<double>(k) * in_spec_.sample_rate / static_cast<double>(segment_)
-                              : static_cast<double>(k <= segment_ / 2 ? k : k - segment_) *
-                                    in_spec_.sample_rate / static_cast<double>(segment_);
+    double const f =
+        use_r2c_ ? static_cast<double>(k) * in_spec_.sample_rate / static_cast<double>(segment_)
+                 : static_cast<double>(k <= segment_ / 2 ? k : k - segment_) *
+                       in_spec_.sample_rate / static_cast<double>(segment_);
     text += (i == 0 ? " " : ", ") + format_number("%.2f", f) + " Hz (" +
             format_number("%.1e", results_[static_cast<std::size_t>(k)]) + ")";
   }

@@ -17,8 +17,8 @@ struct WindowWord {
 };
 
 constexpr WindowWord kWords[] = {
-    {"none", WindowKind::kBoxcar},   {"boxcar", WindowKind::kBoxcar},
-    {"hann", WindowKind::kHann},     {"hamming", WindowKind::kHamming},
+    {"none", WindowKind::kBoxcar},       {"boxcar", WindowKind::kBoxcar},
+    {"hann", WindowKind::kHann},         {"hamming", WindowKind::kHamming},
     {"blackman", WindowKind::kBlackman}, {"tukey", WindowKind::kTukey},
 };
 
@@ -26,8 +26,8 @@ constexpr WindowWord kWords[] = {
 std::vector<double> general_cosine(std::int64_t m, std::vector<double> const& a) {
   std::vector<double> w(static_cast<std::size_t>(m));
   for (std::int64_t j = 0; j < m; ++j) {
-    double const fac = -std::numbers::pi + 2.0 * std::numbers::pi * static_cast<double>(j) /
-                                               static_cast<double>(m - 1);
+    double const fac = -std::numbers::pi +
+                       2.0 * std::numbers::pi * static_cast<double>(j) / static_cast<double>(m - 1);
     double sum = 0.0;
     for (std::size_t k = 0; k < a.size(); ++k) sum += a[k] * std::cos(static_cast<double>(k) * fac);
     w[static_cast<std::size_t>(j)] = sum;
@@ -37,7 +37,8 @@ std::vector<double> general_cosine(std::int64_t m, std::vector<double> const& a)
 
 std::vector<double> tukey(std::int64_t m, double alpha) {
   std::vector<double> w(static_cast<std::size_t>(m), 1.0);
-  auto const width = static_cast<std::int64_t>(std::floor(alpha * static_cast<double>(m - 1) / 2.0));
+  auto const width =
+      static_cast<std::int64_t>(std::floor(alpha * static_cast<double>(m - 1) / 2.0));
   double const span = alpha * static_cast<double>(m - 1);
   for (std::int64_t j = 0; j <= width && j < m; ++j) {
     w[static_cast<std::size_t>(j)] =
@@ -86,9 +87,11 @@ std::string window_words() {
 std::vector<double> make_window(WindowKind kind, std::int64_t n, double tukey_alpha,
                                 bool periodic) {
   TCFFT_EXPECTS(n >= 1, "window length must be positive");
-  if (n == 1 || kind == WindowKind::kBoxcar) return std::vector<double>(static_cast<std::size_t>(n), 1.0);
+  if (n == 1 || kind == WindowKind::kBoxcar)
+    return std::vector<double>(static_cast<std::size_t>(n), 1.0);
   if (kind == WindowKind::kTukey && tukey_alpha >= 1.0) kind = WindowKind::kHann;
-  if (kind == WindowKind::kTukey && tukey_alpha <= 0.0) return std::vector<double>(static_cast<std::size_t>(n), 1.0);
+  if (kind == WindowKind::kTukey && tukey_alpha <= 0.0)
+    return std::vector<double>(static_cast<std::size_t>(n), 1.0);
 
   std::int64_t const m = periodic ? n + 1 : n;  // scipy's _extend / _truncate
   std::vector<double> w;

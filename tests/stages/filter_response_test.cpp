@@ -165,8 +165,8 @@ std::string write_gains_file(std::size_t n) {
   hid_t const file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   hsize_t const dims[1] = {n};
   hid_t const space = H5Screate_simple(1, dims, nullptr);
-  hid_t const set = H5Dcreate2(file, "gains", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                               H5P_DEFAULT);
+  hid_t const set =
+      H5Dcreate2(file, "gains", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   std::vector<double> values(n);
   for (std::size_t i = 0; i < n; ++i) values[i] = 0.5 * static_cast<double>(i);
   H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
@@ -182,8 +182,8 @@ TEST(FilterResponse, ResponseFileLengths) {
   ASSERT_EQ(values.size(), 9u);
   EXPECT_DOUBLE_EQ(values[4].real(), 2.0);
   // 9 values: one per bin of the last axis of a one-sided 16-point spectrum, repeated per row.
-  auto const fitted = fit_response_to_item(values, frequency_spec({4, 9}, 16, 4, true, 1.0), path,
-                                           "gains", "f");
+  auto const fitted =
+      fit_response_to_item(values, frequency_spec({4, 9}, 16, 4, true, 1.0), path, "gains", "f");
   ASSERT_EQ(fitted.size(), 36u);
   EXPECT_DOUBLE_EQ(fitted[9 + 4].real(), 2.0);
   // ... but not for a 32-point spectrum (17 bins).
@@ -200,6 +200,32 @@ TEST(FilterResponse, ResponseFileLengths) {
   }
   EXPECT_THROW((void)read_response_file(path, "missing", "f"), InputError);
   EXPECT_THROW((void)read_response_file(path + ".absent", "gains", "f"), InputError);
+  std::filesystem::remove(path);
+}
+
+TEST(FilterResponse, ComplexResponseFile) {
+  // Complex values as h5py writes them: compound {r, i} of float64.
+  auto const path = (std::filesystem::temp_directory_path() /
+                     ("tcfft_filter_complex_" + std::to_string(::getpid()) + ".h5"))
+                        .string();
+  hid_t const file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t const type = H5Tcreate(H5T_COMPOUND, 16);
+  H5Tinsert(type, "r", 0, H5T_NATIVE_DOUBLE);
+  H5Tinsert(type, "i", 8, H5T_NATIVE_DOUBLE);
+  hsize_t const dims[1] = {3};
+  hid_t const space = H5Screate_simple(1, dims, nullptr);
+  hid_t const set =
+      H5Dcreate2(file, "/response", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  double const values[6] = {1.0, 0.0, 0.5, -0.5, 0.0, 2.0};
+  H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
+  H5Dclose(set);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Fclose(file);
+  auto const response = read_response_file(path, "/response", "f");
+  ASSERT_EQ(response.size(), 3u);
+  EXPECT_EQ(response[1], std::complex<double>(0.5, -0.5));
+  EXPECT_EQ(response[2], std::complex<double>(0.0, 2.0));
   std::filesystem::remove(path);
 }
 

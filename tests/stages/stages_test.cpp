@@ -109,6 +109,21 @@ TEST(FftStage, RealOnesidedSpec) {
   EXPECT_EQ(fft.name(), "stages[2] (fft)");
 }
 
+TEST(FftStage, IfftRestoresTheValidLengthOfASeries) {
+  // A 100-sample series cut into 2 items of 64: the final item holds 36 real samples.
+  auto spec = time_spec(SampleType::kReal, {64}, 2);
+  spec.series_length = 100;
+  spec.valid_length = 36;
+  FftStage fft(FftParams{}, FftEngineParams{}, 0);
+  auto const freq = fft.configure(spec);
+  EXPECT_EQ(freq.valid_length, 33);
+  IfftStage ifft(IfftParams{}, FftEngineParams{}, 1);
+  auto const time = ifft.configure(freq);
+  EXPECT_EQ(time.valid_length, 36);
+  EXPECT_EQ(time.type, SampleType::kReal);
+  EXPECT_EQ(time.shape, std::vector<std::int64_t>{64});
+}
+
 TEST(FftStage, MatchesTheReferenceDft) {
   auto const spec = time_spec(SampleType::kComplex, {30}, 1);
   auto const in = random_frame(spec, 42);
@@ -125,7 +140,8 @@ TEST(FftStage, ToneLandsInItsBin) {
   auto const spec = time_spec(SampleType::kReal, {n}, 1, 64.0);
   Frame in;
   in.resize_for(spec, 1);
-  for (std::int64_t j = 0; j < n; ++j) in.real[static_cast<std::size_t>(j)] = std::cos(2 * M_PI * 5 * j / 64.0);
+  for (std::int64_t j = 0; j < n; ++j)
+    in.real[static_cast<std::size_t>(j)] = std::cos(2 * M_PI * 5 * j / 64.0);
   FftStage fft(FftParams{}, FftEngineParams{}, 0);
   fft.configure(spec);
   Frame out;
@@ -138,7 +154,8 @@ TEST(FftStage, ToneLandsInItsBin) {
   auto const cspec = time_spec(SampleType::kComplex, {n}, 1);
   Frame cin;
   cin.resize_for(cspec, 1);
-  for (std::int64_t j = 0; j < n; ++j) cin.complex[static_cast<std::size_t>(j)] = std::polar(1.0, 2 * M_PI * 7 * j / 64.0);
+  for (std::int64_t j = 0; j < n; ++j)
+    cin.complex[static_cast<std::size_t>(j)] = std::polar(1.0, 2 * M_PI * 7 * j / 64.0);
   FftStage cfft(FftParams{}, FftEngineParams{}, 0);
   EXPECT_FALSE(cfft.configure(cspec).onesided);
   cfft.process(cin, out);
@@ -190,7 +207,8 @@ TEST(FftStage, WindowIsAppliedAlongTheLastAxis) {
   EXPECT_EQ(fft.configure(spec).time_rows, 0);
   Frame out;
   fft.process(in, out);
-  for (int row = 0; row < 3; ++row) EXPECT_NEAR(out.complex[static_cast<std::size_t>(row * 17)].real(), 16.0, 1e-12);
+  for (int row = 0; row < 3; ++row)
+    EXPECT_NEAR(out.complex[static_cast<std::size_t>(row * 17)].real(), 16.0, 1e-12);
 }
 
 TEST(SpectrumStage, MagnitudePowerDb) {
@@ -201,7 +219,9 @@ TEST(SpectrumStage, MagnitudePowerDb) {
   in.resize_for(spec, 1);
   in.complex = {cd(3, 4), cd(0, 0), cd(-1, 0), cd(0, 10)};
   std::pair<std::string, std::vector<double>> const cases[] = {
-      {"magnitude", {5, 0, 1, 10}}, {"power", {25, 0, 1, 100}}, {"db", {10 * std::log10(25.0), -3000, 0, 20}}};
+      {"magnitude", {5, 0, 1, 10}},
+      {"power", {25, 0, 1, 100}},
+      {"db", {10 * std::log10(25.0), -3000, 0, 20}}};
   for (auto const& [word, expected] : cases) {
     SpectrumParams p;
     p.output = word;
@@ -227,7 +247,8 @@ TEST(FilterStage, ZerosTheStopband) {
   std::vector<double> low_tone(256);
   for (int j = 0; j < 256; ++j) {
     low_tone[static_cast<std::size_t>(j)] = std::sin(2 * M_PI * 10 * j / 256.0);
-    in.real[static_cast<std::size_t>(j)] = low_tone[static_cast<std::size_t>(j)] + std::sin(2 * M_PI * 50 * j / 256.0);
+    in.real[static_cast<std::size_t>(j)] =
+        low_tone[static_cast<std::size_t>(j)] + std::sin(2 * M_PI * 50 * j / 256.0);
   }
   FftStage fft(FftParams{}, FftEngineParams{}, 0);
   FilterParams fp;
@@ -285,8 +306,8 @@ TEST(StageChains, IncompatibleChainsAreRejectedAtConfigure) {
                       "stages[1] (spectrum)", "time domain");
   expect_config_error([&] { IfftStage(IfftParams{}, FftEngineParams{}, 1).configure(time); },
                       "stages[1] (ifft)", "time domain");
-  expect_config_error([&] { FilterStage(FilterParams{}, 1).configure(time); },
-                      "stages[1] (filter)", "time domain");
+  expect_config_error([&] { FilterStage(FilterParams{}, 1).configure(time); }, "stages[1] (filter)",
+                      "time domain");
   FftParams bad_window;
   bad_window.window = "kaiser";
   expect_config_error([&] { FftStage(bad_window, FftEngineParams{}, 4).configure(time); },
@@ -311,12 +332,21 @@ TEST(StageFactory, BuildsEveryProcessingKind) {
             "stages[3] (welch)");
   EXPECT_EQ(make_processing_stage({"filter", 4, FilterParams{}}, engine)->name(),
             "stages[4] (filter)");
-  expect_config_error([&] { (void)make_processing_stage({"wavelet", 5, FftParams{}}, engine); },
-                      "stages[5] (wavelet)", "unknown stage kind 'wavelet'");
-  expect_config_error([&] { (void)make_processing_stage({"sink", 6, SinkParams{}}, engine); },
-                      "stages[6] (sink)", "not a processing stage");
-  expect_config_error([&] { (void)make_processing_stage({"fft", 7, IfftParams{}}, engine); },
-                      "stages[7] (fft)", "parameters");
+  expect_config_error(
+      [&] {
+        (void)make_processing_stage({"wavelet", 5, FftParams{}}, engine);
+      },
+      "stages[5] (wavelet)", "unknown stage kind 'wavelet'");
+  expect_config_error(
+      [&] {
+        (void)make_processing_stage({"sink", 6, SinkParams{}}, engine);
+      },
+      "stages[6] (sink)", "not a processing stage");
+  expect_config_error(
+      [&] {
+        (void)make_processing_stage({"fft", 7, IfftParams{}}, engine);
+      },
+      "stages[7] (fft)", "parameters");
 }
 
 }  // namespace

@@ -133,10 +133,11 @@ TEST(WelchAcceptance, LigoStrainMatchesScipyMeanAtEveryFrequency) {
   struct Cut {
     std::int64_t item, rows_per_frame;
   };
-  for (auto cut : {Cut{131072, 1}, Cut{10000, 1}, Cut{10000, 3}, Cut{16384, 1}, Cut{16384, 5},
-                   Cut{4096, 7}}) {
+  for (auto cut :
+       {Cut{131072, 1}, Cut{10000, 1}, Cut{10000, 3}, Cut{16384, 1}, Cut{16384, 5}, Cut{4096, 7}}) {
     FrameSpec spec;
-    auto const psd = run_series(ligo_params("mean"), strain, cut.item, cut.rows_per_frame, fs, &spec);
+    auto const psd =
+        run_series(ligo_params("mean"), strain, cut.item, cut.rows_per_frame, fs, &spec);
     ASSERT_EQ(psd.rows, 1);
     ASSERT_EQ(psd.real.size(), 8193u);
     double const error = max_relative_error(psd.real, ref);

@@ -32,25 +32,25 @@ TEST(Windows, HannMatchesScipy) {
 }
 
 TEST(Windows, HammingMatchesScipy) {
-  expect_window(make_window(WindowKind::kHamming, 8),
-                {0.080000000000000071, 0.21473088065418822, 0.54000000000000004,
-                 0.86526911934581197, 1, 0.86526911934581197, 0.54000000000000004,
-                 0.21473088065418822});
-  expect_window(make_window(WindowKind::kHamming, 7),
-                {0.080000000000000071, 0.25319469114498266, 0.64235962961990467,
-                 0.95444567923511281, 0.95444567923511281, 0.64235962961990467,
-                 0.25319469114498266});
+  expect_window(
+      make_window(WindowKind::kHamming, 8),
+      {0.080000000000000071, 0.21473088065418822, 0.54000000000000004, 0.86526911934581197, 1,
+       0.86526911934581197, 0.54000000000000004, 0.21473088065418822});
+  expect_window(
+      make_window(WindowKind::kHamming, 7),
+      {0.080000000000000071, 0.25319469114498266, 0.64235962961990467, 0.95444567923511281,
+       0.95444567923511281, 0.64235962961990467, 0.25319469114498266});
 }
 
 TEST(Windows, BlackmanMatchesScipy) {
-  expect_window(make_window(WindowKind::kBlackman, 8),
-                {-1.3877787807814457e-17, 0.06644660940672624, 0.34000000000000002,
-                 0.77355339059327377, 0.99999999999999989, 0.77355339059327377,
-                 0.34000000000000002, 0.06644660940672624});
-  expect_window(make_window(WindowKind::kBlackman, 7),
-                {-1.3877787807814457e-17, 0.090453424354128079, 0.45918295754596367,
-                 0.92036361809990819, 0.92036361809990819, 0.45918295754596367,
-                 0.090453424354128079});
+  expect_window(
+      make_window(WindowKind::kBlackman, 8),
+      {-1.3877787807814457e-17, 0.06644660940672624, 0.34000000000000002, 0.77355339059327377,
+       0.99999999999999989, 0.77355339059327377, 0.34000000000000002, 0.06644660940672624});
+  expect_window(
+      make_window(WindowKind::kBlackman, 7),
+      {-1.3877787807814457e-17, 0.090453424354128079, 0.45918295754596367, 0.92036361809990819,
+       0.92036361809990819, 0.45918295754596367, 0.090453424354128079});
 }
 
 TEST(Windows, TukeyMatchesScipy) {
@@ -77,8 +77,8 @@ TEST(Windows, BoxcarAndLengthOne) {
 // A periodic window of length n is symmetric about n/2: w[j] == w[n - j] for 0 < j < n; the
 // symmetric form about (n-1)/2: w[j] == w[n - 1 - j].
 TEST(Windows, Symmetry) {
-  for (auto kind : {WindowKind::kHann, WindowKind::kHamming, WindowKind::kBlackman,
-                    WindowKind::kTukey}) {
+  for (auto kind :
+       {WindowKind::kHann, WindowKind::kHamming, WindowKind::kBlackman, WindowKind::kTukey}) {
     for (std::int64_t n : {16, 17, 1000, 1001}) {
       auto const periodic = make_window(kind, n);
       auto const symmetric = make_window(kind, n, 0.5, false);

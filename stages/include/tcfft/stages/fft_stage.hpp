@@ -50,10 +50,10 @@ class FftStage final : public Stage {
   WindowKind window_ = WindowKind::kBoxcar;
   std::vector<double> window_values_;  // (nx) empty for none
   bool last_axis_only_ = false;
-  std::int64_t rows_per_item_ = 1;     // engine rows per item (ny for axes "last" on 2-D items)
+  std::int64_t rows_per_item_ = 1;  // engine rows per item (ny for axes "last" on 2-D items)
   double scale_ = 1.0;
   std::unique_ptr<FftEngine> engine_;
-  std::vector<double> real_scratch_;                // windowed real input
+  std::vector<double> real_scratch_;                   // windowed real input
   std::vector<std::complex<double>> complex_scratch_;  // windowed / promoted complex input
 };
 

@@ -46,8 +46,8 @@ class FilterStage final : public Stage {
   std::string name_;
   FrameSpec spec_;
   bool real_gains_ = true;
-  std::vector<double> gains_;                      // (item_size) real gains
-  std::vector<std::complex<double>> response_;     // (item_size) the same, or the file's values
+  std::vector<double> gains_;                   // (item_size) real gains
+  std::vector<std::complex<double>> response_;  // (item_size) the same, or the file's values
 };
 
 }  // namespace tcfft::stages

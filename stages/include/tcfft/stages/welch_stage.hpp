@@ -83,9 +83,9 @@ class WelchStage final : public Stage {
   FrameSpec out_spec_;
   std::int64_t segment_ = 0;
   std::int64_t step_ = 0;
-  std::int64_t fft_bins_ = 0;   // bins per periodogram from the engine (r2c: segment/2+1)
+  std::int64_t fft_bins_ = 0;  // bins per periodogram from the engine (r2c: segment/2+1)
   std::int64_t out_bins_ = 0;
-  bool use_r2c_ = true;         // real input and one-sided output
+  bool use_r2c_ = true;  // real input and one-sided output
   bool median_ = false;
   bool detrend_ = true;
   bool series_mode_ = false;
@@ -93,19 +93,19 @@ class WelchStage final : public Stage {
   std::vector<double> window_;
   std::unique_ptr<FftEngine> engine_;
 
-  std::vector<double> pending_real_;                  // carry buffer of a 1-D series
+  std::vector<double> pending_real_;  // carry buffer of a 1-D series
   std::vector<std::complex<double>> pending_complex_;
-  std::int64_t series_samples_ = 0;                   // samples of the series seen so far
-  std::vector<double> batch_real_;                    // (kBatch, segment)
-  std::vector<std::complex<double>> batch_complex_;   // (kBatch, segment)
-  std::vector<std::complex<double>> batch_out_;       // (kBatch, fft_bins)
+  std::int64_t series_samples_ = 0;                  // samples of the series seen so far
+  std::vector<double> batch_real_;                   // (kBatch, segment)
+  std::vector<std::complex<double>> batch_complex_;  // (kBatch, segment)
+  std::vector<std::complex<double>> batch_out_;      // (kBatch, fft_bins)
   std::int64_t batch_count_ = 0;
-  std::vector<double> sum_;                           // (fft_bins) sum of |X|^2
-  std::vector<double> periodograms_;                  // (segments, fft_bins) for the median
-  std::vector<double> column_;                        // (segments) median scratch
+  std::vector<double> sum_;           // (fft_bins) sum of |X|^2
+  std::vector<double> periodograms_;  // (segments, fft_bins) for the median
+  std::vector<double> column_;        // (segments) median scratch
   std::int64_t segments_ = 0;
   std::int64_t last_segments_ = 0;
-  std::vector<double> results_;                       // (rows, out_bins) finished PSDs
+  std::vector<double> results_;  // (rows, out_bins) finished PSDs
 };
 
 }  // namespace tcfft::stages
