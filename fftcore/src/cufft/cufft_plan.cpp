@@ -62,6 +62,27 @@ ScaleSplit split_scale(PlanDesc const& desc) noexcept {
   return {static_cast<float>(pre), static_cast<float>(total / pre)};
 }
 
+// A plan whose transforms are all 1 point: the DFT is the identity, only the scale applies.
+// (cuFFT is not asked for 1-point transforms.)
+class IdentityPlan final : public BackendPlan {
+ public:
+  explicit IdentityPlan(PlanDesc const& desc) noexcept
+      : precision_(desc.precision), count_(static_cast<std::size_t>(desc.batch)) {}
+
+  std::size_t workspace_bytes() const noexcept override { return 0; }
+
+  Status execute(void const* in, void* out, Direction, void*,
+                 cudaStream_t stream) const noexcept override {
+    if (in == out) return Status::kSuccess;
+    // n = 1: every scaling policy's factor is 1, so this is a copy.
+    return from_cuda(launch_complex_scale(precision_, in, out, count_, 1.0f, stream));
+  }
+
+ private:
+  Precision precision_;
+  std::size_t count_;
+};
+
 class CufftPlan final : public BackendPlan {
  public:
   CufftPlan(cufftHandle handle, std::size_t workspace, PlanDesc const& desc) noexcept
@@ -164,17 +185,27 @@ Status cufft_can_implement(PlanDesc const& desc) noexcept {
 Status make_cufft_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>& out) noexcept {
   out.reset();
   if (Status s = cufft_can_implement(desc); s != Status::kSuccess) return s;
+  // cuFFT sees only the extents > 1: a [1][n] or [n][1] item is a 1-D transform of n contiguous
+  // points, and a 1-point transform is the identity.
+  long long dims[2] = {1, 1};
+  int rank = 0;
+  for (int axis = 0; axis < desc.rank; ++axis) {
+    if (desc.dims[axis] > 1) dims[rank++] = desc.dims[axis];
+  }
+  if (rank == 0) {
+    out.reset(new (std::nothrow) IdentityPlan(desc));
+    return out ? Status::kSuccess : Status::kInternal;
+  }
   cufftHandle handle{};
   if (Status s = from_cufft(cufftCreate(&handle)); s != Status::kSuccess) return s;
   HandleGuard guard(handle);
   // The caller owns the workspace: cuFFT must not allocate its own at plan time.
   if (Status s = from_cufft(cufftSetAutoAllocation(handle, 0)); s != Status::kSuccess) return s;
 
-  long long dims[2] = {desc.dims[0], desc.dims[1]};
   auto const type = desc.precision == Precision::kHalf ? CUDA_C_16F : CUDA_C_32F;
   std::size_t workspace = 0;
   // Null embeds select the natural layout: unit stride, transforms `elements()` apart.
-  Status s = from_cufft(cufftXtMakePlanMany(handle, desc.rank, dims, nullptr, 1,
+  Status s = from_cufft(cufftXtMakePlanMany(handle, rank, dims, nullptr, 1,
                                             desc.elements(), type, nullptr, 1, desc.elements(),
                                             type, desc.batch, &workspace, type));
   if (s != Status::kSuccess) return s;
