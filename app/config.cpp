@@ -95,8 +95,11 @@ std::string apply_override(YAML::Node root, std::string const& source, std::stri
                   std::to_string(static_cast<long long>(node.size()) - 1) + ")");
       }
       canonical += "[" + step.word + "]";
-      if (last) node[index] = value;
-      else child = node[index];
+      if (last) {
+        node[index] = value;
+      } else {
+        child = node[index];
+      }
     } else if (!node.IsDefined() || node.IsNull() || node.IsMap()) {
       if (step.bracketed) {
         std::string const what = canonical.empty() ? "the top level" : "'" + canonical + "'";
@@ -105,8 +108,11 @@ std::string apply_override(YAML::Node root, std::string const& source, std::stri
       canonical += (canonical.empty() ? "" : ".") + step.word;
       // Everything below a key the override creates comes from the override.
       if (created.empty() && !std::as_const(node)[step.word].IsDefined()) created = canonical;
-      if (last) node[step.word] = value;
-      else child = node[step.word];
+      if (last) {
+        node[step.word] = value;
+      } else {
+        child = node[step.word];
+      }
     } else {
       throw bad("'" + canonical + "' is the value '" + node.Scalar() +
                 "', not a map or a list: it has no key '" + step.word + "'");
@@ -150,8 +156,8 @@ void check_across_sections(MapReader const& top, PipelineConfig const& config) {
   if (same_file(config.output.path, config.input.path)) {
     YAML::Node const path_node = top.value("output")["path"];
     top.context().fail(path_node.Mark(), "output.path",
-                       "'" + config.output.path + "' is also input.path: the output must be "
-                       "another file");
+                       "'" + config.output.path +
+                           "' is also input.path: the output must be another file");
   }
 }
 
@@ -164,8 +170,8 @@ std::string effective_yaml(PipelineConfig const& config) {
   out << YAML::Key << "stages" << YAML::Value << YAML::BeginSeq;
   for (auto const& stage : config.stages) detail::emit_stage(out, stage);
   out << YAML::EndSeq << YAML::EndMap;
-  TCFFT_EXPECTS(out.good(), "the effective configuration could not be written: " +
-                                out.GetLastError());
+  TCFFT_EXPECTS(out.good(),
+                "the effective configuration could not be written: " + out.GetLastError());
   return std::string(out.c_str()) + "\n";
 }
 

@@ -32,9 +32,12 @@ Device to_device(std::string const& word) {
 
 std::string device_word(Device d) {
   switch (d) {
-    case Device::kCpu: return "cpu";
-    case Device::kGpu: return "gpu";
-    case Device::kAuto: break;
+    case Device::kCpu:
+      return "cpu";
+    case Device::kGpu:
+      return "gpu";
+    case Device::kAuto:
+      break;
   }
   return "auto";
 }
@@ -61,21 +64,21 @@ YAML::const_iterator stage_kind_of(Context const& ctx, YAML::Node const& entry,
                  describe_node(entry));
   }
   if (entry.size() == 0) {
-    ctx.fail(mark, path, "empty stage: expected one key, the stage kind (" +
-                             join(stage_kinds()) + ")");
+    ctx.fail(mark, path,
+             "empty stage: expected one key, the stage kind (" + join(stage_kinds()) + ")");
   }
   std::vector<std::string> names;
   for (auto const& pair : entry) {
     if (!pair.first.IsScalar()) {
-      ctx.fail(pair.first.Mark(), path, "expected a stage kind as key, got " +
-                                            describe_node(pair.first));
+      ctx.fail(pair.first.Mark(), path,
+               "expected a stage kind as key, got " + describe_node(pair.first));
     }
     names.push_back(pair.first.Scalar());
   }
   std::string known;  // a valid kind among the keys, for the indentation hint
   for (auto const& n : names) {
-    if (known.empty() && std::find(stage_kinds().begin(), stage_kinds().end(), n) !=
-                             stage_kinds().end()) {
+    if (known.empty() &&
+        std::find(stage_kinds().begin(), stage_kinds().end(), n) != stage_kinds().end()) {
       known = n;
     }
   }
@@ -94,8 +97,9 @@ YAML::const_iterator stage_kind_of(Context const& ctx, YAML::Node const& entry,
     ctx.fail(it->first.Mark(), path + "." + name, problem);
   }
   if (names.size() > 1) {
-    ctx.fail(mark, path, "one stage per entry, got " + std::to_string(names.size()) + ": " +
-                             join(names) + "; start each stage with '- '");
+    ctx.fail(mark, path,
+             "one stage per entry, got " + std::to_string(names.size()) + ": " + join(names) +
+                 "; start each stage with '- '");
   }
   return entry.begin();
 }
@@ -129,8 +133,7 @@ std::vector<std::string> const& top_level_keys() {
 }
 
 std::vector<std::string> const& stage_kinds() {
-  static std::vector<std::string> const kinds{"fft", "ifft", "spectrum", "welch", "filter",
-                                              "sink"};
+  static std::vector<std::string> const kinds{"fft", "ifft", "spectrum", "welch", "filter", "sink"};
   return kinds;
 }
 
@@ -182,8 +185,8 @@ std::vector<StageConfig> parse_stages(MapReader const& top, double sample_rate) 
   YAML::Node const list = top.value(kStages);
   if (!list.IsSequence()) top.fail(kStages, "expected a list, got " + describe_node(list));
   if (list.size() == 0) {
-    top.fail(kStages, "the list is empty: add stages, e.g. '- fft: {}' and '- sink: {dataset: "
-                      "/spectrum}'");
+    top.fail(kStages,
+             "the list is empty: add stages, e.g. '- fft: {}' and '- sink: {dataset: /out}'");
   }
   std::vector<StageConfig> stages;
   for (std::size_t i = 0; i < list.size(); ++i) {

@@ -36,8 +36,7 @@ void emit_stage(YAML::Emitter& out, StageConfig const& stage);
 
 /// One stage's options from its map (null for the defaults); in config_stages.cpp.
 [[nodiscard]] StageParams parse_stage_params(Context const& ctx, std::string const& kind,
-                                             YAML::Node const& options,
-                                             YAML::Mark const& kind_mark,
+                                             YAML::Node const& options, YAML::Mark const& kind_mark,
                                              std::string const& path, double sample_rate);
 /// The options map of one stage; in config_stages.cpp.
 void emit_stage_params(YAML::Emitter& out, StageParams const& params);

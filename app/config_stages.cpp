@@ -23,9 +23,12 @@ Norm read_norm(MapReader const& m) {
 
 std::string norm_word(Norm n) {
   switch (n) {
-    case Norm::kOrtho: return "ortho";
-    case Norm::kForward: return "forward";
-    case Norm::kBackward: break;
+    case Norm::kOrtho:
+      return "ortho";
+    case Norm::kForward:
+      return "forward";
+    case Norm::kBackward:
+      break;
   }
   return "backward";
 }
@@ -119,6 +122,13 @@ FilterParams read_filter(MapReader const& m, double sample_rate) {
     p.low = m.number("low", p.low, Range::at_least(0));
     p.high = m.number("high", p.high, Range::above(0));
     if (!(p.low < p.high)) {
+      // Blame the corner that an override changed, if one did: the other is as in the file.
+      bool const low_overridden = m.context().override_of(m.path_of("low")) != nullptr &&
+                                  m.context().override_of(m.path_of("high")) == nullptr;
+      if (low_overridden) {
+        m.fail("low", format_double(p.low) + " is out of range: must be less than high (" +
+                          format_double(p.high) + ")");
+      }
       m.fail("high", format_double(p.high) + " is out of range: must be greater than low (" +
                          format_double(p.low) + ")");
     }
@@ -217,9 +227,9 @@ StageParams parse_stage_params(Context const& ctx, std::string const& kind,
                               "onesided", "report_peaks"}));
   }
   if (kind == "filter") {
-    return read_filter(reader({"type", "response", "cutoff", "low", "high", "order", "file",
-                               "dataset"}),
-                       sample_rate);
+    return read_filter(
+        reader({"type", "response", "cutoff", "low", "high", "order", "file", "dataset"}),
+        sample_rate);
   }
   return read_sink(reader({"dataset", "dtype"}));
 }

@@ -74,7 +74,7 @@ bool parse_int64(std::string const& text, std::int64_t& value) {
 
 // YAML's spellings of infinity and NaN, which std::from_chars does not read.
 bool is_yaml_non_finite(std::string const& text) {
-  static std::set<std::string> const words{".inf",  ".Inf",  ".INF", "+.inf", "+.Inf", "+.INF",
+  static std::set<std::string> const words{".inf",  ".Inf",  ".INF",  "+.inf", "+.Inf", "+.INF",
                                            "-.inf", "-.Inf", "-.INF", ".nan",  ".NaN",  ".NAN"};
   return words.count(text) != 0;
 }
@@ -90,14 +90,19 @@ bool parse_number(std::string const& text, double& value) {
   return ec == std::errc{} && ptr == end && !view.empty();
 }
 
-std::string Context::where(YAML::Mark const& mark, std::string const& path) const {
+OverrideOrigin const* Context::override_of(std::string const& path) const {
   // The last override that wrote this node or one of its parents is where its value came from.
   for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
     std::string const& o = it->canonical_path;
     bool const covers = path.compare(0, o.size(), o) == 0 &&
                         (path.size() == o.size() || path[o.size()] == '.' || path[o.size()] == '[');
-    if (covers) return source_ + ": --set " + it->written_path;
+    if (covers) return &*it;
   }
+  return nullptr;
+}
+
+std::string Context::where(YAML::Mark const& mark, std::string const& path) const {
+  if (OverrideOrigin const* o = override_of(path)) return source_ + ": --set " + o->written_path;
   if (mark.line >= 0) return source_ + ":" + std::to_string(mark.line + 1);
   return source_;
 }
@@ -177,9 +182,9 @@ MapReader::MapReader(Context const& ctx, YAML::Node const& node, YAML::Mark cons
     }
     std::string const name = key.Scalar();
     if (Entry const* first = find(name)) {
-      ctx_.fail(key.Mark(), path_of(name),
-                "key repeated (first given at line " + std::to_string(first->key_mark.line + 1) +
-                    ")");
+      ctx_.fail(
+          key.Mark(), path_of(name),
+          "key repeated (first given at line " + std::to_string(first->key_mark.line + 1) + ")");
     }
     if (std::find(keys.begin(), keys.end(), name) == keys.end()) {
       ctx_.fail(key.Mark(), path_of(name), unknown_word_problem("key", name, keys, "valid keys"));

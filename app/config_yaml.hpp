@@ -30,6 +30,9 @@ class Context {
 
   [[nodiscard]] std::string const& source() const noexcept { return source_; }
 
+  /// The --set path that wrote the node at `path` or one of its parents; null when none did.
+  [[nodiscard]] OverrideOrigin const* override_of(std::string const& path) const;
+
   /// "file:line" for a node of the file, "file: --set a.b" for a node an override wrote.
   [[nodiscard]] std::string where(YAML::Mark const& mark, std::string const& path) const;
 

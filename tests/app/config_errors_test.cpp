@@ -70,8 +70,9 @@ TEST(ConfigErrors, OutOfRangeNamesTheValueAndTheRange) {
                   {"cfg.yaml:10: stages[1].filter.order: 17 is out of range: must be 1..16"});
   expect_contains(error_of(base_with("cutoff: 100", "cutoff: -3")),
                   {"cfg.yaml:9: stages[1].filter.cutoff: -3 is out of range: must be > 0"});
-  expect_contains(error_of(base_with("  - fft: {}", "  - fft: {window: tukey, tukey_alpha: 1.5}")),
-                  {"cfg.yaml:7: stages[0].fft.tukey_alpha: 1.5 is out of range: must be in (0, 1]"});
+  expect_contains(
+      error_of(base_with("  - fft: {}", "  - fft: {window: tukey, tukey_alpha: 1.5}")),
+      {"cfg.yaml:7: stages[0].fft.tukey_alpha: 1.5 is out of range: must be in (0, 1]"});
   expect_contains(error_of(base_with("  - fft: {}", "  - welch: {segment: 1}")),
                   {"cfg.yaml:7: stages[0].welch.segment: 1 is out of range: must be >= 2"});
   expect_contains(error_of(base_with("  - fft: {}", "  - welch: {segment: 256, overlap: 256}")),
@@ -121,13 +122,15 @@ TEST(ConfigErrors, MissingRequiredKeys) {
 TEST(ConfigErrors, FilterKeysThatTheFilterDoesNotUse) {
   expect_contains(error_of(base_with("cutoff: 100", "type: bandpass\n      cutoff: 100")),
                   {"cfg.yaml:10: stages[1].filter.cutoff: has no effect with type: bandpass"});
-  expect_contains(error_of(base_with("cutoff: 100", "cutoff: 100\n      response: gaussian\n"
-                                                    "      order: 2")),
+  expect_contains(error_of(base_with("cutoff: 100",
+                                     "cutoff: 100\n      response: gaussian\n"
+                                     "      order: 2")),
                   {"cfg.yaml:11: stages[1].filter.order: has no effect with response: gaussian"});
   expect_contains(error_of(base_with("cutoff: 100", "cutoff: 100\n      file: g.h5")),
                   {"cfg.yaml:10: stages[1].filter.file: has no effect unless response: file"});
-  expect_contains(error_of(base_with("cutoff: 100", "type: bandpass\n      low: 50\n"
-                                                    "      high: 50")),
+  expect_contains(error_of(base_with("cutoff: 100",
+                                     "type: bandpass\n      low: 50\n"
+                                     "      high: 50")),
                   {"cfg.yaml:11: stages[1].filter.high: 50 is out of range: must be greater than "
                    "low (50)"});
   expect_contains(error_of(base_with("  dataset: /x", "  dataset: /x\n  sample_rate: 150")),
@@ -138,7 +141,8 @@ TEST(ConfigErrors, FilterKeysThatTheFilterDoesNotUse) {
 TEST(ConfigErrors, MalformedYamlGivesLineAndColumn) {
   expect_contains(error_of(base_with("cutoff: 100", "cutoff: [100")),
                   {"cfg.yaml:", "malformed YAML"});
-  expect_contains(error_of("input:\n  path: a\n   dataset: b\n"), {"cfg.yaml:3:", "malformed YAML"});
+  expect_contains(error_of("input:\n  path: a\n   dataset: b\n"),
+                  {"cfg.yaml:3:", "malformed YAML"});
 }
 
 TEST(ConfigErrors, EmptyFileAndTopLevelNotAMap) {
@@ -165,8 +169,9 @@ TEST(ConfigErrors, StageEntriesNeedExactlyOneKey) {
 }
 
 TEST(ConfigErrors, RepeatedKey) {
-  expect_contains(error_of(base_with("      cutoff: 100\n", "      cutoff: 100\n      cutoff: 200\n")),
-                  {"cfg.yaml:10: stages[1].filter.cutoff: key repeated (first given at line 9)"});
+  expect_contains(
+      error_of(base_with("      cutoff: 100\n", "      cutoff: 100\n      cutoff: 200\n")),
+      {"cfg.yaml:10: stages[1].filter.cutoff: key repeated (first given at line 9)"});
 }
 
 TEST(ConfigErrors, CrossFieldChecks) {

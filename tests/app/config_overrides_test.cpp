@@ -19,8 +19,8 @@ TEST(ConfigOverrides, ChangeAValueInBothPathForms) {
   EXPECT_DOUBLE_EQ(filter_of(dotted).cutoff, 200.0);
   auto const bracketed = parse_config(kBaseConfig, "cfg.yaml", {"stages[1].filter.cutoff=250"});
   EXPECT_DOUBLE_EQ(filter_of(bracketed).cutoff, 250.0);
-  auto const later_wins = parse_config(kBaseConfig, "cfg.yaml",
-                                       {"input.path=a.h5", "input.path=b.h5"});
+  auto const later_wins =
+      parse_config(kBaseConfig, "cfg.yaml", {"input.path=a.h5", "input.path=b.h5"});
   EXPECT_EQ(later_wins.input.path, "b.h5");
   EXPECT_NE(later_wins.effective_yaml.find("path: b.h5"), std::string::npos);
 }
@@ -70,8 +70,9 @@ TEST(ConfigOverrides, BadValueNamesTheSetNotTheFileLine) {
   expect_contains(message, {"cfg.yaml: --set stages.1.filter.cutoff: stages[1].filter.cutoff: "
                             "expected a number, got 'abc'"});
   EXPECT_EQ(message.find("cfg.yaml:9"), std::string::npos) << message;
-  expect_contains(error_of(kBaseConfig, {"output.overwrite=maybe"}),
-                  {"--set output.overwrite: output.overwrite: expected true or false, got 'maybe'"});
+  expect_contains(
+      error_of(kBaseConfig, {"output.overwrite=maybe"}),
+      {"--set output.overwrite: output.overwrite: expected true or false, got 'maybe'"});
   expect_contains(error_of(kBaseConfig, {"stages.0.fft.window=han"}),
                   {"--set stages.0.fft.window", "'han' is not one of", "did you mean 'hann'?"});
   expect_contains(error_of(kBaseConfig, {"input.path="}),
@@ -103,8 +104,21 @@ TEST(ConfigOverrides, MalformedOverrides) {
   expect_contains(error_of(kBaseConfig, {"stages.first.fft={}"}),
                   {"'stages' is a list: expected an index, got 'first'"});
   expect_contains(error_of(kBaseConfig, {"input[0]=a"}), {"'input' is not a list"});
-  expect_contains(error_of(kBaseConfig, {"input.path.name=a"}),
-                  {"--set input.path.name: 'input.path' is the value 'in.h5', not a map or a list"});
+  expect_contains(
+      error_of(kBaseConfig, {"input.path.name=a"}),
+      {"--set input.path.name: 'input.path' is the value 'in.h5', not a map or a list"});
+}
+
+TEST(ConfigOverrides, BandCornersBlameTheOverriddenOne) {
+  std::string const band = with(kBaseConfig, "cutoff: 100",
+                                "type: bandpass\n      low: 40\n"
+                                "      high: 600");
+  expect_contains(error_of(band, {"stages.1.filter.low=700"}),
+                  {"--set stages.1.filter.low: stages[1].filter.low: 700 is out of range: must be "
+                   "less than high (600)"});
+  expect_contains(error_of(band, {"stages.1.filter.high=7"}),
+                  {"--set stages.1.filter.high: stages[1].filter.high: 7 is out of range: must be "
+                   "greater than low (40)"});
 }
 
 TEST(ConfigOverrides, CrossFieldChecksSeeOverriddenValues) {

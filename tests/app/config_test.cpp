@@ -80,7 +80,8 @@ void expect_same(PipelineConfig const& a, PipelineConfig const& b) {
                      ia.on_nonfinite, ia.sample_rate, ia.scale),
             std::tie(ib.path, ib.dataset, ib.items, ib.segment, ib.rows_per_frame, ib.frame_mb,
                      ib.on_nonfinite, ib.sample_rate, ib.scale));
-  EXPECT_EQ(std::tie(a.output.path, a.output.overwrite), std::tie(b.output.path, b.output.overwrite));
+  EXPECT_EQ(std::tie(a.output.path, a.output.overwrite),
+            std::tie(b.output.path, b.output.overwrite));
   EXPECT_EQ(std::tie(a.run.device, a.run.backend, a.run.precision),
             std::tie(b.run.device, b.run.backend, b.run.precision));
   ASSERT_EQ(a.stages.size(), b.stages.size());
@@ -106,10 +107,10 @@ void expect_same(PipelineConfig const& a, PipelineConfig const& b) {
                       std::tie(pb.segment, pb.overlap, pb.window, pb.average, pb.scaling,
                                pb.detrend, pb.onesided, pb.report_peaks));
           } else if constexpr (std::is_same_v<T, FilterParams>) {
-            EXPECT_EQ(std::tie(pa.type, pa.response, pa.cutoff, pa.low, pa.high, pa.order,
-                               pa.file, pa.dataset),
-                      std::tie(pb.type, pb.response, pb.cutoff, pb.low, pb.high, pb.order,
-                               pb.file, pb.dataset));
+            EXPECT_EQ(std::tie(pa.type, pa.response, pa.cutoff, pa.low, pa.high, pa.order, pa.file,
+                               pa.dataset),
+                      std::tie(pb.type, pb.response, pb.cutoff, pb.low, pb.high, pb.order, pb.file,
+                               pb.dataset));
           } else {
             EXPECT_EQ(std::tie(pa.dataset, pa.dtype), std::tie(pb.dataset, pb.dtype));
           }
@@ -144,7 +145,8 @@ TEST(Config, FullConfigFillsEveryStruct) {
             std::make_tuple("last", "tukey", false, Norm::kOrtho));
   EXPECT_DOUBLE_EQ(fft.tukey_alpha, 0.25);
   auto const& band = params_at<FilterParams>(c, 1);
-  EXPECT_EQ(std::tie(band.type, band.response, band.order), std::make_tuple("bandpass", "butterworth", 8));
+  EXPECT_EQ(std::tie(band.type, band.response, band.order),
+            std::make_tuple("bandpass", "butterworth", 8));
   EXPECT_DOUBLE_EQ(band.low, 20.0);
   EXPECT_DOUBLE_EQ(band.high, 500.5);
   EXPECT_EQ(params_at<IfftParams>(c, 2).norm, Norm::kForward);
@@ -195,8 +197,8 @@ TEST(Config, DefaultsAreFilledIn) {
 }
 
 TEST(Config, StageDefaultsFromNullOrEmptyMaps) {
-  auto const c = parse_config(with(kBaseConfig, "  - fft: {}\n", "  - fft:\n  - ifft: {}\n"),
-                              "cfg.yaml");
+  auto const c =
+      parse_config(with(kBaseConfig, "  - fft: {}\n", "  - fft:\n  - ifft: {}\n"), "cfg.yaml");
   auto const& fft = params_at<FftParams>(c, 0);
   EXPECT_EQ(std::tie(fft.axes, fft.window, fft.onesided, fft.norm),
             std::make_tuple("all", "none", true, Norm::kBackward));
@@ -261,9 +263,10 @@ TEST(ClosestKey, SuggestsNearWordsOnly) {
 class ConfigFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("tcfft_config_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        std::filesystem::temp_directory_path() /
+        ("tcfft_config_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -283,7 +286,8 @@ TEST_F(ConfigFile, LoadsAndNamesTheFileInMessages) {
     (void)app::load_config(bad);
     ADD_FAILURE() << "no error";
   } catch (ConfigError const& e) {
-    expect_contains(e.what(), {"bad.yaml:9: stages[1].filter.cutoff: expected a number, got 'abc'"});
+    expect_contains(e.what(),
+                    {"bad.yaml:9: stages[1].filter.cutoff: expected a number, got 'abc'"});
   }
 }
 
