@@ -5,8 +5,8 @@
 //           out like a GWOSC strain file (Xspacing = 1/rate, Xstart, units);
 //   images  float32 /images [count, ny, nx]: smooth Gaussian blobs plus noise;
 //   series  /series of any sample dtype (random values), optionally with a NaN, for tests.
-#include <CLI/CLI.hpp>
 #include <hdf5.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -52,9 +52,9 @@ void write_attribute(hid_t object, std::string const& name, std::vector<double> 
   auto const n = static_cast<hsize_t>(values.size());
   Space const space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr),
                     "create a dataspace");
-  Attribute const attr(H5Acreate2(object, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                  H5P_DEFAULT),
-                       ("create attribute " + name).c_str());
+  Attribute const attr(
+      H5Acreate2(object, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      ("create attribute " + name).c_str());
   check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, values.data()), "write attribute " + name);
 }
 
@@ -64,9 +64,9 @@ void write_attribute(hid_t object, std::string const& name, double value) {
 
 void write_attribute(hid_t object, std::string const& name, std::int64_t value) {
   Space const space(H5Screate(H5S_SCALAR), "create a dataspace");
-  Attribute const attr(H5Acreate2(object, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT,
-                                  H5P_DEFAULT),
-                       ("create attribute " + name).c_str());
+  Attribute const attr(
+      H5Acreate2(object, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      ("create attribute " + name).c_str());
   check(H5Awrite(attr.get(), H5T_NATIVE_INT64, &value), "write attribute " + name);
 }
 
@@ -75,9 +75,9 @@ void write_attribute(hid_t object, std::string const& name, std::string const& v
   check(H5Tset_size(type.get(), H5T_VARIABLE), "size a string type");
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "set a string charset");
   Space const space(H5Screate(H5S_SCALAR), "create a dataspace");
-  Attribute const attr(H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
-                                  H5P_DEFAULT),
-                       ("create attribute " + name).c_str());
+  Attribute const attr(
+      H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      ("create attribute " + name).c_str());
   char const* text = value.c_str();
   check(H5Awrite(attr.get(), type.get(), &text), "write attribute " + name);
 }
@@ -98,8 +98,8 @@ hid_t write_dataset(hid_t file, std::string const& name, hid_t file_type,
                     std::vector<hsize_t> const& dims, hid_t memory, void const* data) {
   Space const space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                     "create a dataspace");
-  hid_t const dataset = H5Dcreate2(file, name.c_str(), file_type, space.get(), H5P_DEFAULT,
-                                   H5P_DEFAULT, H5P_DEFAULT);
+  hid_t const dataset =
+      H5Dcreate2(file, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (dataset < 0) throw std::runtime_error("HDF5 failed to create dataset " + name);
   check(H5Dwrite(dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + name);
   return dataset;
@@ -152,9 +152,9 @@ void make_tones(Common const& c, TonesOptions const& o) {
   }
   File const file(create_file(c.out, c.force), "create the file");
   describe_run(file.get(), "tones", c.seed, c.command);
-  Dataset const ds(write_dataset(file.get(), "/signal", H5T_IEEE_F32LE, {n}, H5T_NATIVE_FLOAT,
-                                 signal.data()),
-                   "write /signal");
+  Dataset const ds(
+      write_dataset(file.get(), "/signal", H5T_IEEE_F32LE, {n}, H5T_NATIVE_FLOAT, signal.data()),
+      "write /signal");
   write_attribute(ds.get(), "Xspacing", 1.0 / o.rate);
   write_attribute(ds.get(), "Xstart", 0.0);
   write_attribute(ds.get(), "Xunits", std::string("second"));
@@ -179,7 +179,8 @@ struct ImagesOptions {
 };
 
 void make_images(Common const& c, ImagesOptions const& o) {
-  if (o.count < 1 || o.ny < 1 || o.nx < 1) throw std::runtime_error("--count/--ny/--nx must be >= 1");
+  if (o.count < 1 || o.ny < 1 || o.nx < 1)
+    throw std::runtime_error("--count/--ny/--nx must be >= 1");
   auto const pixels = static_cast<std::size_t>(o.ny * o.nx);
   std::vector<float> stack(static_cast<std::size_t>(o.count) * pixels);
   std::mt19937_64 rng(c.seed);
@@ -196,9 +197,10 @@ void make_images(Common const& c, ImagesOptions const& o) {
       double const amplitude = 0.5 + unit(rng);
       for (std::int64_t y = 0; y < o.ny; ++y) {
         for (std::int64_t x = 0; x < o.nx; ++x) {
-          double const r2 = std::pow(static_cast<double>(y) - cy, 2) +
-                            std::pow(static_cast<double>(x) - cx, 2);
-          image[y * o.nx + x] += static_cast<float>(amplitude * std::exp(-r2 / (2 * width * width)));
+          double const r2 =
+              std::pow(static_cast<double>(y) - cy, 2) + std::pow(static_cast<double>(x) - cx, 2);
+          image[y * o.nx + x] +=
+              static_cast<float>(amplitude * std::exp(-r2 / (2 * width * width)));
         }
       }
     }
@@ -208,9 +210,9 @@ void make_images(Common const& c, ImagesOptions const& o) {
   describe_run(file.get(), "images", c.seed, c.command);
   std::vector<hsize_t> const dims = {static_cast<hsize_t>(o.count), static_cast<hsize_t>(o.ny),
                                      static_cast<hsize_t>(o.nx)};
-  Dataset const ds(write_dataset(file.get(), "/images", H5T_IEEE_F32LE, dims, H5T_NATIVE_FLOAT,
-                                 stack.data()),
-                   "write /images");
+  Dataset const ds(
+      write_dataset(file.get(), "/images", H5T_IEEE_F32LE, dims, H5T_NATIVE_FLOAT, stack.data()),
+      "write /images");
   write_attribute(ds.get(), "count", o.count);
   write_attribute(ds.get(), "ny", o.ny);
   write_attribute(ds.get(), "nx", o.nx);
@@ -243,8 +245,9 @@ void make_series(Common const& c, SeriesOptions const& o) {
   bool const is_int = o.dtype == "int16" || o.dtype == "uint16";
   bool const is_complex = o.dtype.rfind("complex", 0) == 0;
   if (o.n < 1) throw std::runtime_error("--n must be >= 1");
-  if (o.nan_at >= o.n) throw std::runtime_error("--nan-at " + std::to_string(o.nan_at) +
-                                                " is beyond --n " + std::to_string(o.n));
+  if (o.nan_at >= o.n)
+    throw std::runtime_error("--nan-at " + std::to_string(o.nan_at) + " is beyond --n " +
+                             std::to_string(o.n));
   if (is_int && o.nan_at >= 0) throw std::runtime_error("--nan-at needs a float/complex dtype");
   auto const n = static_cast<std::size_t>(o.n);
   std::mt19937_64 rng(c.seed);
@@ -268,10 +271,10 @@ void make_series(Common const& c, SeriesOptions const& o) {
 
   File const file(create_file(c.out, c.force), "create the file");
   describe_run(file.get(), "series", c.seed, c.command);
-  Dataset const ds(write_dataset(file.get(), "/series", file_type, {n},
-                                 is_complex ? memory_complex.get() : H5T_NATIVE_DOUBLE,
-                                 values.data()),
-                   "write /series");
+  Dataset const ds(
+      write_dataset(file.get(), "/series", file_type, {n},
+                    is_complex ? memory_complex.get() : H5T_NATIVE_DOUBLE, values.data()),
+      "write /series");
   write_attribute(ds.get(), "dtype", o.dtype);
   write_attribute(ds.get(), "n", o.n);
   write_attribute(ds.get(), "nan_at", o.nan_at);

@@ -52,8 +52,7 @@ void check_destination(OutputParams const& params) {
                       "' is not a directory");
   }
   if (access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw OutputError("output directory '" + dir.string() + "' of '" + path +
-                      "' is not writable");
+    throw OutputError("output directory '" + dir.string() + "' of '" + path + "' is not writable");
   }
   if (fs::is_directory(path, ec)) throw OutputError("output path '" + path + "' is a directory");
   if (fs::exists(path, ec) && !params.overwrite) {
@@ -204,8 +203,8 @@ int OutputFile::add_dataset(SinkParams const& params, FrameSpec const& spec) {
   h5::Datatype complex_type;
   hid_t file_type = out.dtype.file_bytes == 4 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
   if (out.dtype.complex) {
-    complex_type = h5::make_complex_type(out.dtype.name == "complex64" ? H5T_IEEE_F32LE
-                                                                        : H5T_IEEE_F64LE);
+    complex_type =
+        h5::make_complex_type(out.dtype.name == "complex64" ? H5T_IEEE_F32LE : H5T_IEEE_F64LE);
     file_type = complex_type.get();
   }
   auto const& dims = out.layout.dims;
@@ -213,7 +212,8 @@ int OutputFile::add_dataset(SinkParams const& params, FrameSpec const& spec) {
   h5::Dataspace const space(H5Screate_simple(rank, dims.data(), nullptr));
   h5::PropList const create(H5Pcreate(H5P_DATASET_CREATE));
   h5::PropList const links(H5Pcreate(H5P_LINK_CREATE));
-  if (!space || !create || !links || H5Pset_chunk(create.get(), rank, out.layout.chunk.data()) < 0 ||
+  if (!space || !create || !links ||
+      H5Pset_chunk(create.get(), rank, out.layout.chunk.data()) < 0 ||
       H5Pset_create_intermediate_group(links.get(), 1) < 0) {
     throw IoError("sink dataset '" + name + "': cannot set up creation" + h5::hdf5_detail());
   }
@@ -267,8 +267,8 @@ void OutputFile::write(int dataset_id, Frame const& frame) {
   if (!memory || !file_space ||
       H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, slab.start.data(), nullptr,
                           slab.count.data(), nullptr) < 0 ||
-      H5Dwrite(out.dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT,
-               data) < 0) {
+      H5Dwrite(out.dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT, data) <
+          0) {
     throw IoError("sink dataset '" + out.name + "': writing frame " + std::to_string(frame.index) +
                   " to '" + s.temporary + "' failed" + h5::hdf5_detail());
   }
@@ -291,10 +291,16 @@ void OutputFile::commit() {
   s.committed = true;
 }
 
-std::string const& OutputFile::path() const noexcept { return impl_->params.path; }
+std::string const& OutputFile::path() const noexcept {
+  return impl_->params.path;
+}
 
-std::string const& OutputFile::temporary_path() const noexcept { return impl_->temporary; }
+std::string const& OutputFile::temporary_path() const noexcept {
+  return impl_->temporary;
+}
 
-std::int64_t OutputFile::bytes_written() const noexcept { return impl_->bytes_written; }
+std::int64_t OutputFile::bytes_written() const noexcept {
+  return impl_->bytes_written;
+}
 
 }  // namespace tcfft::io

@@ -72,7 +72,9 @@ std::string datasets_in(hid_t location) {
   return text + (lister.more ? ", ..." : "");
 }
 
-char const* nonfinite_name(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"; }
+char const* nonfinite_name(double v) {
+  return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
+}
 
 }  // namespace
 
@@ -136,7 +138,8 @@ void H5Source::Impl::open_dataset() {
   std::string description;
   auto found = h5::classify(type.get(), description);
   if (!found) {
-    throw InputError(where + ": unsupported dtype " + description + "; supported are int8..int64, "
+    throw InputError(where + ": unsupported dtype " + description +
+                     "; supported are int8..int64, "
                      "uint8..uint64, float32, float64 and complex (compound {r, i} of float32 or "
                      "float64, as h5py writes it)");
   }
@@ -199,10 +202,11 @@ void H5Source::Impl::read_blocks(Frame& frame, std::vector<h5::Block> const& blo
     h5::Dataspace const memory(H5Screate_simple(1, &samples, nullptr));
     void* target = complex ? static_cast<void*>(frame.complex.data() + block.offset)
                            : static_cast<void*>(frame.real.data() + block.offset);
-    if (!memory || H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, block.start.data(),
-                                       nullptr, block.count.data(), nullptr) < 0 ||
-        H5Dread(dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT,
-                target) < 0) {
+    if (!memory ||
+        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, block.start.data(), nullptr,
+                            block.count.data(), nullptr) < 0 ||
+        H5Dread(dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT, target) <
+            0) {
       throw IoError(where + ": reading items " + std::to_string(frame.first_row) + ".." +
                     std::to_string(frame.first_row + frame.rows - 1) + " failed" +
                     h5::hdf5_detail());
@@ -271,11 +275,17 @@ H5Source::~H5Source() {
   impl_.reset();
 }
 
-FrameSpec const& H5Source::spec() const noexcept { return impl_->spec; }
+FrameSpec const& H5Source::spec() const noexcept {
+  return impl_->spec;
+}
 
-std::vector<std::int64_t> const& H5Source::dataset_shape() const noexcept { return impl_->shape; }
+std::vector<std::int64_t> const& H5Source::dataset_shape() const noexcept {
+  return impl_->shape;
+}
 
-std::string const& H5Source::dtype_name() const noexcept { return impl_->dtype.name; }
+std::string const& H5Source::dtype_name() const noexcept {
+  return impl_->dtype.name;
+}
 
 std::string H5Source::describe() const {
   auto const& s = *impl_;
@@ -321,8 +331,12 @@ void H5Source::rewind() {
   impl_->next_index = 0;
 }
 
-std::int64_t H5Source::bytes_read() const noexcept { return impl_->bytes_read; }
+std::int64_t H5Source::bytes_read() const noexcept {
+  return impl_->bytes_read;
+}
 
-std::int64_t H5Source::nonfinite_replaced() const noexcept { return impl_->replaced; }
+std::int64_t H5Source::nonfinite_replaced() const noexcept {
+  return impl_->replaced;
+}
 
 }  // namespace tcfft::io

@@ -30,6 +30,8 @@ bool SinkStage::process(Frame const& in, Frame& out) {
   return true;
 }
 
-bool SinkStage::finish(Frame& /*out*/) { return false; }
+bool SinkStage::finish(Frame& /*out*/) {
+  return false;
+}
 
 }  // namespace tcfft::stages

@@ -74,8 +74,8 @@ TEST(OutputFile, RefusesExistingFileUnlessOverwrite) {
   auto const path = dir.file("x.h5");
   std::ofstream(path) << "old";
   auto const message = error_of<OutputError>([&] { OutputFile out(output_at(path), "0.1"); });
-  EXPECT_EQ(message, "output file '" + path +
-                         "' exists; set output.overwrite: true or choose another path");
+  EXPECT_EQ(message,
+            "output file '" + path + "' exists; set output.overwrite: true or choose another path");
   EXPECT_EQ(fs::file_size(path), 3u);
 }
 
@@ -144,8 +144,9 @@ TEST(OutputFile, DtypesRoundTrip) {
   out.write(out.add_dataset(sink("/widened", "complex64"), real), real_frame);
   out.write(out.add_dataset(sink("/auto_complex"), complex), complex_frame);
   out.write(out.add_dataset(sink("/c64", "complex64"), complex), complex_frame);
-  EXPECT_TRUE(contains(error_of<ConfigError>([&] { out.add_dataset(sink("/bad", "float32"), complex); }),
-                       "sink dataset '/bad': dtype 'float32' cannot hold complex data"));
+  EXPECT_TRUE(
+      contains(error_of<ConfigError>([&] { out.add_dataset(sink("/bad", "float32"), complex); }),
+               "sink dataset '/bad': dtype 'float32' cannot hold complex data"));
   EXPECT_TRUE(contains(error_of<ConfigError>([&] { out.add_dataset(sink("/bad", "int16"), real); }),
                        "sink dataset '/bad': dtype 'int16' is not one of"));
   EXPECT_TRUE(contains(error_of<ConfigError>([&] { out.add_dataset(sink("/f32"), real); }),
@@ -154,9 +155,12 @@ TEST(OutputFile, DtypesRoundTrip) {
   out.commit();
 
   // The source reads what the sink wrote: dtype names as numpy/h5py know them.
-  for (auto const& [name, dtype] : std::vector<std::pair<std::string, std::string>>{
-           {"/auto_real", "float64"}, {"/f32", "float32"}, {"/widened", "complex64"},
-           {"/auto_complex", "complex128"}, {"/c64", "complex64"}}) {
+  for (auto const& [name, dtype] :
+       std::vector<std::pair<std::string, std::string>>{{"/auto_real", "float64"},
+                                                        {"/f32", "float32"},
+                                                        {"/widened", "complex64"},
+                                                        {"/auto_complex", "complex128"},
+                                                        {"/c64", "complex64"}}) {
     SourceParams p;
     p.path = path;
     p.dataset = name;
@@ -252,8 +256,8 @@ TEST(OutputFile, SeriesItemsAreJoinedAndTrimmed) {
 TEST(OutputFile, ChunksHoldAtMostOneMebibyteOrOneFrame) {
   TempDir dir;
   auto const path = dir.file("x.h5");
-  auto const small = real_rows(100, 16, 10);        // one frame = 10 rows of 128 B
-  auto const large = real_rows(4, 1 << 20, 2);       // one item = 8 MiB
+  auto const small = real_rows(100, 16, 10);    // one frame = 10 rows of 128 B
+  auto const large = real_rows(4, 1 << 20, 2);  // one item = 8 MiB
   {
     OutputFile out(output_at(path), "0.1");
     out.add_dataset(sink("/small"), small);

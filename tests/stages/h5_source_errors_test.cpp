@@ -20,9 +20,9 @@
 namespace tcfft::io {
 namespace {
 
+using test::contains;
 using test::error_of;
 using test::TempDir;
-using test::contains;
 
 SourceParams params_for(std::string const& path, std::string const& dataset) {
   SourceParams p;
@@ -85,12 +85,13 @@ TEST(H5SourceErrors, UnsupportedDtypesRankAndShape) {
   EXPECT_TRUE(contains(input_error(params_for(path, "/odd")), "unsupported dtype compound {a, b}"));
 
   test::write_doubles(path, "/rank4", {2, 2, 2, 2}, std::vector<double>(16, 1.0));
-  EXPECT_TRUE(contains(input_error(params_for(path, "/rank4")), path + ":/rank4: dataset has rank 4 [2, 2, 2, 2]"));
+  EXPECT_TRUE(contains(input_error(params_for(path, "/rank4")),
+                       path + ":/rank4: dataset has rank 4 [2, 2, 2, 2]"));
   {
     test::FileId const file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
     test::SpaceId const scalar(H5Screate(H5S_SCALAR));
-    test::DatasetId const ds(H5Dcreate2(file, "/scalar", H5T_IEEE_F64LE, scalar, H5P_DEFAULT,
-                                        H5P_DEFAULT, H5P_DEFAULT));
+    test::DatasetId const ds(
+        H5Dcreate2(file, "/scalar", H5T_IEEE_F64LE, scalar, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   }
   EXPECT_TRUE(contains(input_error(params_for(path, "/scalar")), "is a scalar (rank 0)"));
   test::write_doubles(path, "/empty", {0}, {});
@@ -99,7 +100,8 @@ TEST(H5SourceErrors, UnsupportedDtypesRankAndShape) {
   test::write_doubles(path, "/short", {100}, std::vector<double>(100, 1.0));
   auto p = params_for(path, "/short");
   p.segment = 128;
-  EXPECT_TRUE(contains(input_error(p), "input.segment 128 is longer than the series (100 samples)"));
+  EXPECT_TRUE(
+      contains(input_error(p), "input.segment 128 is longer than the series (100 samples)"));
   p.segment = 0;
   p.items = "images";
   EXPECT_TRUE(contains(input_error(p), "items 'images' need a 2-D or 3-D dataset"));
@@ -130,14 +132,17 @@ TEST(H5SourceErrors, FirstNonFiniteSampleIsReportedWithItsPosition) {
   p.rows_per_frame = 1;
   H5Source source(p);
   auto const message = error_of<InputError>([&] { drain(source); });
-  EXPECT_EQ(message, path + ":/strain/Strain: sample [12345] is NaN (first non-finite value; set "
-                            "input.on_nonfinite: zero to replace such samples)");
+  EXPECT_EQ(message, path +
+                         ":/strain/Strain: sample [12345] is NaN (first non-finite value; set "
+                         "input.on_nonfinite: zero to replace such samples)");
 
   H5Source row_source(params_for(path, "/rows"));
-  EXPECT_TRUE(contains(error_of<InputError>([&] { drain(row_source); }), ":/rows: sample [2, 3] is +Inf (first non-finite value"));
+  EXPECT_TRUE(contains(error_of<InputError>([&] { drain(row_source); }),
+                       ":/rows: sample [2, 3] is +Inf (first non-finite value"));
 
   H5Source complex_source(params_for(path, "/c"));
-  EXPECT_TRUE(contains(error_of<InputError>([&] { drain(complex_source); }), "sample [1] has imaginary part -Inf"));
+  EXPECT_TRUE(contains(error_of<InputError>([&] { drain(complex_source); }),
+                       "sample [1] has imaginary part -Inf"));
 }
 
 TEST(H5SourceErrors, NonFiniteSamplesReplacedByZeroAndCounted) {

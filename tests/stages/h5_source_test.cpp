@@ -54,8 +54,12 @@ template <class T>
 void check_integer_round_trip(hid_t file_type, hid_t memory_type, std::string const& name) {
   TempDir dir;
   auto const path = dir.file("ints.h5");
-  std::vector<T> values = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), 0, 1,
-                           static_cast<T>(42), static_cast<T>(100)};
+  std::vector<T> values = {std::numeric_limits<T>::min(),
+                           std::numeric_limits<T>::max(),
+                           0,
+                           1,
+                           static_cast<T>(42),
+                           static_cast<T>(100)};
   if constexpr (sizeof(T) == 8) {  // doubles hold integers exactly up to 2^53
     values[0] = std::is_signed_v<T> ? static_cast<T>(-(std::int64_t{1} << 53)) : T{0};
     values[1] = static_cast<T>(std::int64_t{1} << 53);
@@ -239,8 +243,8 @@ TEST(H5Source, SampleRateUnitsAndScale) {
   TempDir dir;
   auto const path = dir.file("rate.h5");
   std::vector<float> const data = {1.f, 2.f, -3.f, 4.f};
-  test::write_dataset(path, "/with", H5T_IEEE_F32LE, {4}, H5T_NATIVE_FLOAT, data.data(),
-                      1.0 / 4096, "strain");
+  test::write_dataset(path, "/with", H5T_IEEE_F32LE, {4}, H5T_NATIVE_FLOAT, data.data(), 1.0 / 4096,
+                      "strain");
   test::write_dataset(path, "/without", H5T_IEEE_F32LE, {4}, H5T_NATIVE_FLOAT, data.data());
   auto p = params_for(path, "/with");
   p.scale = 0.5;

@@ -107,8 +107,8 @@ inline void write_dataset(std::string const& path, std::string const& name, hid_
   if (data != nullptr) H5Dwrite(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
   SpaceId const scalar(H5Screate(H5S_SCALAR));
   if (xspacing > 0.0) {
-    AttrId const attr(H5Acreate2(dataset, "Xspacing", H5T_IEEE_F64LE, scalar, H5P_DEFAULT,
-                                 H5P_DEFAULT));
+    AttrId const attr(
+        H5Acreate2(dataset, "Xspacing", H5T_IEEE_F64LE, scalar, H5P_DEFAULT, H5P_DEFAULT));
     H5Awrite(attr, H5T_NATIVE_DOUBLE, &xspacing);
   }
   if (!units.empty()) {
@@ -167,8 +167,8 @@ inline std::optional<double> read_number(std::string const& path, std::string co
   if (H5Aexists_by_name(file, object.c_str(), attr_name.c_str(), H5P_DEFAULT) <= 0) {
     return std::nullopt;
   }
-  AttrId const attr(H5Aopen_by_name(file, object.c_str(), attr_name.c_str(), H5P_DEFAULT,
-                                    H5P_DEFAULT));
+  AttrId const attr(
+      H5Aopen_by_name(file, object.c_str(), attr_name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
   double value = 0.0;
   H5Aread(attr, H5T_NATIVE_DOUBLE, &value);
   return value;
@@ -181,8 +181,8 @@ inline std::optional<std::string> read_text(std::string const& path, std::string
   if (H5Aexists_by_name(file, object.c_str(), attr_name.c_str(), H5P_DEFAULT) <= 0) {
     return std::nullopt;
   }
-  AttrId const attr(H5Aopen_by_name(file, object.c_str(), attr_name.c_str(), H5P_DEFAULT,
-                                    H5P_DEFAULT));
+  AttrId const attr(
+      H5Aopen_by_name(file, object.c_str(), attr_name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
   TypeId const memory(H5Tcopy(H5T_C_S1));
   H5Tset_size(memory, H5T_VARIABLE);
   char* raw = nullptr;

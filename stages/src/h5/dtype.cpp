@@ -56,8 +56,7 @@ std::optional<Dtype> classify(hid_t type, std::string& description) {
       description = "float" + std::to_string(8 * bytes);
       if (bytes != 4 && bytes != 8) return std::nullopt;
       return Dtype{description, false, bytes};
-    case H5T_COMPOUND:
-      return classify_compound(type, description);
+    case H5T_COMPOUND: return classify_compound(type, description);
     case H5T_STRING: description = "string"; break;
     case H5T_ENUM: description = "enum (h5py bool?)"; break;
     case H5T_BITFIELD: description = "bitfield"; break;
@@ -81,6 +80,8 @@ Datatype make_complex_type(hid_t member) {
   return type;
 }
 
-Datatype make_memory_complex_type() { return make_complex_type(H5T_NATIVE_DOUBLE); }
+Datatype make_memory_complex_type() {
+  return make_complex_type(H5T_NATIVE_DOUBLE);
+}
 
 }  // namespace tcfft::h5

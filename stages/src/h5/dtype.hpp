@@ -13,8 +13,8 @@ namespace tcfft::h5 {
 
 /// A supported sample dtype of a dataset in a file.
 struct Dtype {
-  std::string name;          ///< "int16", "uint16", "float32", "float64", "complex64", ...
-  bool complex = false;      ///< compound {r, i}
+  std::string name;            ///< "int16", "uint16", "float32", "float64", "complex64", ...
+  bool complex = false;        ///< compound {r, i}
   std::size_t file_bytes = 0;  ///< bytes per element in the file
 };
 

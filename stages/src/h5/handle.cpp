@@ -26,7 +26,9 @@ Guard::Guard() : lock_(hdf5_mutex()) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
-Guard::~Guard() { H5Eset_auto2(H5E_DEFAULT, saved_func_, saved_data_); }
+Guard::~Guard() {
+  H5Eset_auto2(H5E_DEFAULT, saved_func_, saved_data_);
+}
 
 std::string last_error() {
   std::string message;

@@ -32,7 +32,8 @@ SinkLayout make_sink_layout(FrameSpec const& spec, std::size_t element_bytes) {
   auto const n = spec.shape.empty() ? std::int64_t{0} : spec.shape.back();
   auto const rows = std::max<std::int64_t>(spec.total_rows, 1);
   auto const frame_rows = std::clamp<std::int64_t>(spec.rows_per_frame, 1, rows);
-  hsize_t const budget = std::max<hsize_t>(1, kChunkBytes / std::max<std::size_t>(element_bytes, 1));
+  hsize_t const budget =
+      std::max<hsize_t>(1, kChunkBytes / std::max<std::size_t>(element_bytes, 1));
   bool const one_dim = spec.shape.size() == 1 && spec.series_length > 0;
   bool const time = spec.domain == Domain::kTime;
   layout.series = one_dim && (spec.total_rows == 1 || time);

@@ -15,10 +15,10 @@
 namespace tcfft::h5 {
 
 struct SinkLayout {
-  bool series = false;          ///< stored 1-D, items concatenated and trimmed
-  std::int64_t length = 0;      ///< series: samples stored
-  std::vector<hsize_t> dims;    ///< dataset shape
-  std::vector<hsize_t> chunk;   ///< chunk shape (every extent >= 1, <= the dataset's)
+  bool series = false;         ///< stored 1-D, items concatenated and trimmed
+  std::int64_t length = 0;     ///< series: samples stored
+  std::vector<hsize_t> dims;   ///< dataset shape
+  std::vector<hsize_t> chunk;  ///< chunk shape (every extent >= 1, <= the dataset's)
 };
 
 /// The layout of a dataset receiving frames of `spec`, with `element_bytes` per stored sample.

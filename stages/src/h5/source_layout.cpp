@@ -44,17 +44,19 @@ std::string format_shape(std::vector<hsize_t> const& dims) {
   return text + "]";
 }
 
-SourceLayout make_layout(std::vector<hsize_t> const& dims, std::string const& items,
-                         I64 segment, std::string const& where) {
+SourceLayout make_layout(std::vector<hsize_t> const& dims, std::string const& items, I64 segment,
+                         std::string const& where) {
   auto const rank = dims.size();
   if (rank == 0) {
-    throw InputError(where + ": dataset is a scalar (rank 0); need a 1-D series, 2-D rows or a "
-                             "3-D image stack");
+    throw InputError(where +
+                     ": dataset is a scalar (rank 0); need a 1-D series, 2-D rows or a "
+                     "3-D image stack");
   }
   if (rank > 3) {
     throw InputError(where + ": dataset has rank " + std::to_string(rank) + " " +
-                     format_shape(dims) + "; supported are rank 1 (series), 2 (rows) and 3 "
-                                          "(images or rows)");
+                     format_shape(dims) +
+                     "; supported are rank 1 (series), 2 (rows) and 3 "
+                     "(images or rows)");
   }
   if (std::any_of(dims.begin(), dims.end(), [](hsize_t d) { return d == 0; })) {
     throw InputError(where + ": dataset is empty (shape " + format_shape(dims) + ")");
@@ -67,9 +69,10 @@ SourceLayout make_layout(std::vector<hsize_t> const& dims, std::string const& it
   layout.dims = dims;
   auto const last = static_cast<I64>(dims.back());
   if (segment > 0 && layout.kind != ItemKind::kSeries) {
-    throw ConfigError("input.segment " + std::to_string(segment) + " applies to series items "
-                      "only; " + where + " " + format_shape(dims) + " is read as " +
-                      to_string(layout.kind));
+    throw ConfigError("input.segment " + std::to_string(segment) +
+                      " applies to series items "
+                      "only; " +
+                      where + " " + format_shape(dims) + " is read as " + to_string(layout.kind));
   }
   switch (layout.kind) {
     case ItemKind::kSeries: {
@@ -96,8 +99,10 @@ SourceLayout make_layout(std::vector<hsize_t> const& dims, std::string const& it
       break;
     case ItemKind::kImages: {
       if (rank == 1) {
-        throw InputError(where + ": items 'images' need a 2-D or 3-D dataset, this one has "
-                                 "shape " + format_shape(dims));
+        throw InputError(where +
+                         ": items 'images' need a 2-D or 3-D dataset, this one has "
+                         "shape " +
+                         format_shape(dims));
       }
       auto const ny = static_cast<I64>(dims[rank - 2]);
       layout.item_shape = {ny, last};
