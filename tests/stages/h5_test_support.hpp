@@ -183,8 +183,10 @@ inline std::optional<std::string> read_text(std::string const& path, std::string
   }
   AttrId const attr(
       H5Aopen_by_name(file, object.c_str(), attr_name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  TypeId const stored(H5Aget_type(attr));
   TypeId const memory(H5Tcopy(H5T_C_S1));
   H5Tset_size(memory, H5T_VARIABLE);
+  H5Tset_cset(memory, H5Tget_cset(stored));  // HDF5 converts no ASCII <-> UTF-8
   char* raw = nullptr;
   if (H5Aread(attr, memory, &raw) < 0 || raw == nullptr) return std::nullopt;
   std::string value(raw);
