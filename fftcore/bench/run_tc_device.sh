@@ -12,7 +12,7 @@ nvidia-smi --query-gpu=name,memory.total --format=csv > "$OUT/device.txt" 2>&1
 for step in "$@"; do
   case $step in
     tests)
-      timeout 300 $B/tc_gpu_tests 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "tc-accuracy|FAILED|PASSED|Failure|error" | tail -90 ;;
+      timeout ${TEST_TIMEOUT:-300} $B/tc_gpu_tests 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "tc-accuracy|FAILED|PASSED|Failure|error" | tail -90 ;;
     cpu)
       timeout 120 $B/tc_tests 2>&1 | tail -5 > "$OUT/cpu_tests.log" ;;
     sanitize)

@@ -12,6 +12,8 @@
 
 #include <cmath>
 #include <complex>
+#include <thread>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -41,47 +43,77 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
+/// Runs fn(begin, end) over [0, count) on all hardware threads.
+template <class Fn>
+void parallel_for(std::size_t count, Fn const& fn) {
+  std::size_t const workers = std::max(1u, std::thread::hardware_concurrency());
+  if (count < 2 * workers || count < 4096) {
+    fn(std::size_t{0}, count);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::size_t const chunk = (count + workers - 1) / workers;
+  for (std::size_t b = 0; b < count; b += chunk) {
+    pool.emplace_back([&fn, b, chunk, count] { fn(b, std::min(count, b + chunk)); });
+  }
+  for (auto& t : pool) t.join();
+}
+
 inline std::vector<__half2> to_half(std::vector<cd> const& x) {
   std::vector<__half2> h(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    h[i] = __halves2half2(__double2half(x[i].real()), __double2half(x[i].imag()));
-  }
+  parallel_for(x.size(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      h[i] = __halves2half2(__double2half(x[i].real()), __double2half(x[i].imag()));
+    }
+  });
   return h;
 }
 
 inline std::vector<cd> to_double(std::vector<__half2> const& h) {
   std::vector<cd> x(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    x[i] = {static_cast<double>(__low2float(h[i])), static_cast<double>(__high2float(h[i]))};
-  }
+  parallel_for(h.size(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      x[i] = {static_cast<double>(__low2float(h[i])), static_cast<double>(__high2float(h[i]))};
+    }
+  });
   return x;
 }
 
 /// Rounds to FP16 and back: the input every transform actually sees.
 inline std::vector<cd> round_to_half(std::vector<cd> const& x) { return to_double(to_half(x)); }
 
-/// In-place iterative radix-2 FFT in double, X[k] = sum x[j] exp(sign 2 pi i j k / n).
+/// In-place iterative radix-2 FFT in double, X[k] = sum x[j] exp(sign 2 pi i j k / n);
+/// `roots` from unit_roots(m) for some m >= n. Threads inside when `parallel`.
 inline void fft_inplace(cd* a, std::size_t n, std::size_t stride, int sign,
-                        std::vector<cd> const& roots) {
-  for (std::size_t i = 1, j = 0; i < n; ++i) {
-    std::size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
+                        std::vector<cd> const& roots, bool parallel = false) {
+  int log_n = 0;
+  while ((std::size_t{1} << log_n) < n) ++log_n;
+  auto const run = [&](std::size_t count, auto const& body) {
+    if (parallel) {
+      parallel_for(count, [&](std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) body(i);
+      });
+    } else {
+      for (std::size_t i = 0; i < count; ++i) body(i);
+    }
+  };
+  run(n, [&](std::size_t i) {
+    std::size_t j = 0;
+    for (int b = 0; b < log_n; ++b) j |= ((i >> b) & 1) << (log_n - 1 - b);
     if (i < j) std::swap(a[i * stride], a[j * stride]);
-  }
+  });
   std::size_t const big = roots.size() * 2;  // roots[k] = exp(-2 pi i k / big), k < big/2
   for (std::size_t len = 2; len <= n; len <<= 1) {
-    std::size_t const step = big / len;
-    for (std::size_t i = 0; i < n; i += len) {
-      for (std::size_t k = 0; k < len / 2; ++k) {
-        cd w = roots[k * step];
-        if (sign > 0) w = std::conj(w);
-        cd const u = a[(i + k) * stride];
-        cd const v = a[(i + k + len / 2) * stride] * w;
-        a[(i + k) * stride] = u + v;
-        a[(i + k + len / 2) * stride] = u - v;
-      }
-    }
+    std::size_t const step = big / len, half = len / 2;
+    run(n / 2, [&](std::size_t butterfly) {
+      std::size_t const i = (butterfly / half) * len, k = butterfly % half;
+      cd w = roots[k * step];
+      if (sign > 0) w = std::conj(w);
+      cd const u = a[(i + k) * stride];
+      cd const v = a[(i + k + half) * stride] * w;
+      a[(i + k) * stride] = u + v;
+      a[(i + k + half) * stride] = u - v;
+    });
   }
 }
 
@@ -100,14 +132,25 @@ inline std::vector<cd> reference_fft(std::vector<cd> x, std::int64_t rows, std::
                                      std::int64_t batch, int sign) {
   auto const c = static_cast<std::size_t>(cols), r = static_cast<std::size_t>(rows);
   auto const roots_c = unit_roots(c);
-  for (std::size_t b = 0; b < static_cast<std::size_t>(batch) * r; ++b) {
-    fft_inplace(x.data() + b * c, c, 1, sign, roots_c);
+  std::size_t const lines = static_cast<std::size_t>(batch) * r;
+  if (lines == 1) {
+    fft_inplace(x.data(), c, 1, sign, roots_c, true);
+  } else {
+    parallel_for(lines, [&](std::size_t b, std::size_t e) {
+      for (; b < e; ++b) fft_inplace(x.data() + b * c, c, 1, sign, roots_c);
+    });
   }
   if (rows > 1) {
     auto const roots_r = unit_roots(r);
-    for (std::size_t b = 0; b < static_cast<std::size_t>(batch); ++b) {
-      for (std::size_t j = 0; j < c; ++j) fft_inplace(x.data() + b * r * c + j, r, c, sign, roots_r);
-    }
+    parallel_for(static_cast<std::size_t>(batch) * c, [&](std::size_t b, std::size_t e) {
+      std::vector<cd> column(r);
+      for (; b < e; ++b) {
+        cd* base = x.data() + (b / c) * r * c + b % c;
+        for (std::size_t i = 0; i < r; ++i) column[i] = base[i * c];
+        fft_inplace(column.data(), r, 1, sign, roots_r);
+        for (std::size_t i = 0; i < r; ++i) base[i * c] = column[i];
+      }
+    });
   }
   return x;
 }

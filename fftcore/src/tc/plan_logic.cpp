@@ -17,6 +17,7 @@ constexpr int kLogMaxLength1d = 27;
 constexpr int kLogMaxDim2d = 14;
 constexpr int kLogTargetBlockElements = 13;  // 64 KiB of FP32 shared memory, 512 threads
 constexpr int kLogMinCoalescedTile = 3;      // 8 adjacent __half2 = one 32-byte sector
+constexpr std::int64_t kMaxElementsFp32Intermediate2d = 4096;
 
 int log2_exact(std::int64_t v) {
   if (v <= 0 || (v & (v - 1)) != 0) return -1;
@@ -133,7 +134,16 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
 /// Buffers: the last pass writes `out`; walking back, a pass writes where its successor reads,
 /// which is the successor's own destination unless the successor scatters (then the other one
 /// of out / workspace). The first pass reads `in`.
-void assign_buffers(std::vector<PassParams>& passes) {
+void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace) {
+  if (all_through_workspace) {  // no pass but the last scatters in this case (see caller)
+    for (auto& p : passes) {
+      p.src = Buffer::kWorkspace;
+      p.dst = Buffer::kWorkspace;
+    }
+    passes.front().src = Buffer::kIn;
+    passes.back().dst = Buffer::kOut;
+    return;
+  }
   Buffer next = Buffer::kOut;
   for (auto it = passes.rbegin(); it != passes.rend(); ++it) {
     it->dst = next;
@@ -193,7 +203,12 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
       append_axis(log2_exact(desc.dims[1]), 1, desc.batch * desc.dims[0], passes);
       append_axis(log2_exact(desc.dims[0]), desc.dims[1], desc.batch, passes);
     }
-    assign_buffers(passes);
+    // Small 2-D transforms keep the row results in FP32: cuFFT does them in one kernel, so a
+    // second FP16 rounding would make them less accurate than cuFFT's.
+    bool const fp32_intermediate =
+        options.fp32_intermediate ||
+        (desc.rank == 2 && desc.elements() <= kMaxElementsFp32Intermediate2d);
+    assign_buffers(passes, fp32_intermediate);
     bool uses_workspace = false;
     for (auto& p : passes) {
       if (p.blocks >= (std::int64_t{1} << 31)) return Status::kUnsupportedSize;
@@ -201,13 +216,13 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
       p.scale = desc.scaling == Scaling::kByN       ? static_cast<float>(1.0 / l)
                 : desc.scaling == Scaling::kBySqrtN ? static_cast<float>(1.0 / std::sqrt(l))
                                                     : 1.0f;
-      p.in_fp32 = options.fp32_intermediate && p.src == Buffer::kWorkspace;
-      p.out_fp32 = options.fp32_intermediate && p.dst == Buffer::kWorkspace;
+      p.in_fp32 = fp32_intermediate && p.src == Buffer::kWorkspace;
+      p.out_fp32 = fp32_intermediate && p.dst == Buffer::kWorkspace;
       uses_workspace = uses_workspace || p.dst == Buffer::kWorkspace;
     }
     if (uses_workspace) {
       layout.workspace_bytes = static_cast<std::size_t>(desc.batch * desc.elements()) *
-                               (options.fp32_intermediate ? 8u : 4u);
+                               (fp32_intermediate ? 8u : 4u);
     }
     return Status::kSuccess;
   } catch (std::bad_alloc const&) {

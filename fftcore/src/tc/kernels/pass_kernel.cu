@@ -38,8 +38,12 @@ __device__ __forceinline__ void store_element(void* dst, std::int64_t index, flo
   }
 }
 
+#ifndef FFTCORE_TC_MIN_BLOCKS_512
+#define FFTCORE_TC_MIN_BLOCKS_512 1  // blocks of <= 512 threads per SM the registers must allow
+#endif
+
 template <int kMaxThreads>
-__global__ void __launch_bounds__(kMaxThreads)
+__global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_TC_MIN_BLOCKS_512)
     pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                 float2 const* fine, int inverse_flag) {
   extern __shared__ float2 smem[];
