@@ -6,7 +6,8 @@
 // The reference transforms the input as the GPU saw it (after rounding to FP16/FP32), so the
 // errors measure the transform alone. Tolerances: FP32 1e-6 (cuFFT FP32 is ~1e-7); FP16
 // 1e-3 * (1 + log2(n) / 8) (one FP16 rounding is 2^-11 ~ 4.9e-4 relative; a few accumulate
-// over the passes). Measured values are printed.
+// over the passes). Measured values are printed; on an H200 (CUDA 13.0) they were FP16 2e-4
+// (n = 2) to 1.5e-3 (n = 4096), the same for every scaling policy, and FP32 4e-8 to 1.9e-7.
 #include <fftcore/fftcore.hpp>
 
 #include "common/gpu_test.hpp"

