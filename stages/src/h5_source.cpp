@@ -157,7 +157,7 @@ void H5Source::Impl::open_dataset() {
     throw InputError(where + ": cannot read the dataset shape" + h5::hdf5_detail());
   }
   shape.assign(dims.begin(), dims.end());
-  layout = h5::make_layout(dims, params.items, params.segment, where);
+  layout = h5::make_layout(dims, params.items, params.segment, where, params.overlap);
 }
 
 void H5Source::Impl::build_spec() {
@@ -169,6 +169,7 @@ void H5Source::Impl::build_spec() {
   spec.time_rows = layout.item_shape.size() == 2 ? layout.item_shape.front() : 0;
   spec.valid_length = layout.valid_length;
   spec.series_length = layout.kind == h5::ItemKind::kSeries ? shape.front() : 0;
+  spec.context = layout.context;
   spec.onesided = false;
 
   I64 rows = params.rows_per_frame;
@@ -295,8 +296,11 @@ std::string H5Source::describe() const {
   text << (s.layout.kind == h5::ItemKind::kSeries ? " items" : "") << " of ";
   if (s.spec.shape.size() == 2) text << s.spec.shape[0] << 'x';
   text << s.spec.shape.back() << ", " << s.spec.sample_rate << " Hz";
-  if (s.layout.kind == h5::ItemKind::kSeries && s.spec.valid_length != s.spec.shape.back()) {
+  if (s.layout.kind == h5::ItemKind::kSeries && s.spec.valid_length != s.layout.segment) {
     text << ", last item " << s.spec.valid_length << " samples + zero padding";
+  }
+  if (s.spec.context > 0) {
+    text << ", " << s.spec.context << " samples of overlap-save context on each side";
   }
   text << ", " << s.spec.frames() << " frame(s) of up to " << s.spec.rows_per_frame << " items";
   return text.str();
@@ -311,6 +315,11 @@ bool H5Source::read(Frame& frame) {
   frame.first_row = s.next_row;
   frame.resize_for(s.spec, rows);
   auto const blocks = h5::blocks_for(s.layout, frame.first_row, rows);
+  if (s.layout.context > 0) {
+    // Overlap-save items: blocks leave the context outside the series uncovered (zeros).
+    std::fill(frame.real.begin(), frame.real.end(), 0.0);
+    std::fill(frame.complex.begin(), frame.complex.end(), 0.0);
+  }
   s.read_blocks(frame, blocks);
   I64 samples = 0;
   for (auto const& block : blocks) samples = std::max(samples, block.offset + block.samples);

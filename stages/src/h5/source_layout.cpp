@@ -45,7 +45,7 @@ std::string format_shape(std::vector<hsize_t> const& dims) {
 }
 
 SourceLayout make_layout(std::vector<hsize_t> const& dims, std::string const& items, I64 segment,
-                         std::string const& where) {
+                         std::string const& where, I64 overlap) {
   auto const rank = dims.size();
   if (rank == 0) {
     throw InputError(where +
@@ -74,6 +74,14 @@ SourceLayout make_layout(std::vector<hsize_t> const& dims, std::string const& it
                       "only; " +
                       where + " " + format_shape(dims) + " is read as " + to_string(layout.kind));
   }
+  if (overlap < 0) {
+    throw ConfigError("input.overlap " + std::to_string(overlap) + " is negative (" + where + ")");
+  }
+  if (overlap > 0 && layout.kind != ItemKind::kSeries) {
+    throw ConfigError("input.overlap " + std::to_string(overlap) +
+                      " applies to series items only; " + where + " " + format_shape(dims) +
+                      " is read as " + to_string(layout.kind));
+  }
   switch (layout.kind) {
     case ItemKind::kSeries: {
       if (rank != 1) {
@@ -84,9 +92,11 @@ SourceLayout make_layout(std::vector<hsize_t> const& dims, std::string const& it
         throw InputError(where + ": input.segment " + std::to_string(segment) +
                          " is longer than the series (" + std::to_string(last) + " samples)");
       }
-      layout.item_length = segment > 0 ? segment : last;
-      layout.total_rows = (last + layout.item_length - 1) / layout.item_length;
-      layout.valid_length = last - (layout.total_rows - 1) * layout.item_length;
+      layout.segment = segment > 0 ? segment : last;
+      layout.context = overlap;
+      layout.item_length = layout.segment + 2 * overlap;
+      layout.total_rows = (last + layout.segment - 1) / layout.segment;
+      layout.valid_length = last - (layout.total_rows - 1) * layout.segment;
       layout.item_shape = {layout.item_length};
       break;
     }
@@ -121,7 +131,19 @@ std::vector<Block> blocks_for(SourceLayout const& layout, I64 first_row, I64 row
   auto const first = static_cast<hsize_t>(first_row);
   auto const count = static_cast<hsize_t>(rows);
   std::vector<Block> blocks;
-  if (layout.kind == ItemKind::kSeries) {
+  if (layout.kind == ItemKind::kSeries && layout.context > 0) {
+    I64 const length = static_cast<I64>(layout.dims[0]);
+    for (I64 r = 0; r < rows; ++r) {
+      I64 const item_start = (first_row + r) * layout.segment - layout.context;
+      I64 const begin = std::max<I64>(item_start, 0);
+      I64 const end = std::min(item_start + layout.item_length, length);
+      if (end <= begin) continue;
+      blocks.push_back({{static_cast<hsize_t>(begin)},
+                        {static_cast<hsize_t>(end - begin)},
+                        r * layout.item_length + (begin - item_start),
+                        end - begin});
+    }
+  } else if (layout.kind == ItemKind::kSeries) {
     auto const end = std::min<hsize_t>(layout.dims[0], (first + count) * n);
     auto const begin = first * n;
     blocks.push_back({{begin}, {end - begin}, 0, static_cast<I64>(end - begin)});
@@ -161,6 +183,11 @@ std::vector<Block> blocks_for(SourceLayout const& layout, I64 first_row, I64 row
 }
 
 std::string coordinates(SourceLayout const& layout, I64 first_row, I64 index) {
+  if (layout.kind == ItemKind::kSeries && layout.context > 0) {
+    I64 const item = first_row + index / layout.item_length;
+    I64 const sample = item * layout.segment - layout.context + index % layout.item_length;
+    return format_shape({static_cast<hsize_t>(sample)});
+  }
   auto flat = static_cast<hsize_t>(first_row * layout.item_length + index);
   std::vector<hsize_t> coords(layout.dims.size());
   for (std::size_t d = layout.dims.size(); d-- > 0;) {

@@ -9,7 +9,15 @@
 //   time_length  the length of the time-domain item along the last axis; a one-sided spectrum
 //                of a real item holds time_length/2 + 1 bins there.
 //   valid_length samples of the final item of the run that are real data (the source pads a
-//                short final segment of a 1-D series with zeros up to the item length).
+//                short final segment of a 1-D series with zeros up to the item length); with
+//                context > 0, samples of the final item's core (see context) that are data.
+//   context      overlap-save context of 1-D series items (input.overlap), 0 otherwise: item k
+//                covers series samples [k*segment - context, (k+1)*segment + context), zeros
+//                outside the series, so items are segment + 2*context long (time_length in the
+//                frequency domain) and consecutive items share 2*context samples. The core of
+//                an item, samples [context, context + segment), is its own share of the series;
+//                the sink joining a time-domain series keeps only the cores. Stages that do not
+//                care pass it through unchanged.
 #pragma once
 
 #include <complex>
@@ -42,6 +50,7 @@ struct FrameSpec {
   bool onesided = false;               ///< frequency items hold the non-negative half only
   std::int64_t valid_length = 0;       ///< see glossary; equals shape.back() when nothing is padded
   std::int64_t series_length = 0;      ///< 1-D series: samples in the source dataset, else 0
+  std::int64_t context = 0;            ///< see glossary; 1-D series items only
 
   [[nodiscard]] std::int64_t item_size() const noexcept {
     std::int64_t size = 1;
@@ -50,6 +59,11 @@ struct FrameSpec {
   }
   [[nodiscard]] std::int64_t frames() const noexcept {
     return rows_per_frame > 0 ? (total_rows + rows_per_frame - 1) / rows_per_frame : 0;
+  }
+  /// Samples of an item along the last axis that are its own share of the series (see
+  /// glossary): the time-domain length minus the context at both ends.
+  [[nodiscard]] std::int64_t core_length() const noexcept {
+    return (domain == Domain::kTime && !shape.empty() ? shape.back() : time_length) - 2 * context;
   }
 };
 

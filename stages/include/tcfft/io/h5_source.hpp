@@ -3,7 +3,9 @@
 // size whatever the input size. dtypes: int8..int64, uint8..uint64 (int16/uint16 are the common
 // ones), float32, float64, and complex as h5py writes it (compound {r, i} of float32/float64).
 // Items (see frame.hpp):
-//   series  a 1-D dataset cut into items of `segment` samples (last one zero-padded);
+//   series  a 1-D dataset cut into items of `segment` samples (last one zero-padded); with
+//           `overlap` c > 0 each item also carries c samples of its neighbours on each side
+//           (zeros outside the series): overlap-save items, see FrameSpec::context;
 //   rows    the last axis of a 2-D or 3-D dataset; every other axis enumerates items;
 //   images  the last two axes of a 3-D dataset (a 2-D dataset is one image).
 // LIGO/GWOSC strain files read as they are: sample rate from the dataset's `Xspacing`

@@ -29,6 +29,7 @@ struct SourceParams {
   std::string dataset;               ///< dataset path in the file, e.g. /strain/Strain
   std::string items = "auto";        ///< auto | series | rows | images (see README)
   std::int64_t segment = 0;          ///< series: samples per item (0 = whole series)
+  std::int64_t overlap = 0;          ///< series: overlap-save context on each side of an item
   std::int64_t rows_per_frame = 0;   ///< items per frame (0 = as many as fit frame_mb)
   double frame_mb = 64.0;            ///< target frame size when rows_per_frame is 0
   std::string on_nonfinite = "error";  ///< error | zero
@@ -75,6 +76,7 @@ struct FilterParams {
   double low = 0.0;                   ///< bandpass/bandstop lower corner
   double high = 0.0;                  ///< bandpass/bandstop upper corner
   int order = 4;                      ///< Butterworth order
+  std::int64_t taps = 0;              ///< 0: gains at the item's bins; odd >= 3: FIR form
   std::string file;                   ///< response: file -> HDF5 file ...
   std::string dataset;                ///< ... and dataset with one gain (or complex) per bin
 };
