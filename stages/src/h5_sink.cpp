@@ -90,6 +90,8 @@ struct OutputFile::Impl {
     FrameSpec spec;
     h5::SinkLayout layout;
     std::vector<std::complex<double>> widened;  // real frames stored as complex
+    std::vector<double> cores_real;             // overlap-save items without their context
+    std::vector<std::complex<double>> cores_complex;
   };
 
   OutputParams params;
@@ -121,6 +123,7 @@ void OutputFile::Impl::write_dataset_attributes(Output const& out) const {
   h5::write_attribute(id, "onesided", I64{spec.onesided ? 1 : 0});
   h5::write_attribute(id, "valid_length", spec.valid_length);
   if (spec.series_length > 0) h5::write_attribute(id, "series_length", spec.series_length);
+  if (spec.context > 0) h5::write_attribute(id, "context", spec.context);
 }
 
 void OutputFile::Impl::move_into_place() {
@@ -253,11 +256,19 @@ void OutputFile::write(int dataset_id, Frame const& frame) {
   auto const slab = h5::sink_slab(out.layout, spec, frame.first_row, frame.rows);
   if (slab.samples == 0) return;
 
-  void const* data = complex_data ? static_cast<void const*>(frame.complex.data())
-                                  : static_cast<void const*>(frame.real.data());
+  auto const item_length = spec.shape.back();
+  double const* real = complex_data ? nullptr
+                                    : h5::series_cores(out.layout, item_length, frame.real.data(),
+                                                       slab.samples, out.cores_real);
+  std::complex<double> const* complex =
+      complex_data ? h5::series_cores(out.layout, item_length, frame.complex.data(), slab.samples,
+                                      out.cores_complex)
+                   : nullptr;
+  void const* data = complex_data ? static_cast<void const*>(complex)
+                                  : static_cast<void const*>(real);
   hid_t memory_type = complex_data ? s.memory_complex.get() : H5T_NATIVE_DOUBLE;
   if (!complex_data && out.dtype.complex) {
-    out.widened.assign(frame.real.begin(), frame.real.begin() + slab.samples);
+    out.widened.assign(real, real + slab.samples);
     data = out.widened.data();
     memory_type = s.memory_complex.get();
   }
@@ -270,6 +281,55 @@ void OutputFile::write(int dataset_id, Frame const& frame) {
       H5Dwrite(out.dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT, data) <
           0) {
     throw IoError("sink dataset '" + out.name + "': writing frame " + std::to_string(frame.index) +
+                  " to '" + s.temporary + "' failed" + h5::hdf5_detail());
+  }
+  s.bytes_written += slab.samples * static_cast<I64>(out.dtype.file_bytes);
+}
+
+std::string const& OutputFile::dataset_dtype(int dataset_id) const {
+  auto const& s = *impl_;
+  if (dataset_id < 0 || static_cast<std::size_t>(dataset_id) >= s.outputs.size()) {
+    throw IoError("unknown output dataset id " + std::to_string(dataset_id));
+  }
+  return s.outputs[static_cast<std::size_t>(dataset_id)].dtype.name;
+}
+
+void OutputFile::write_raw(int dataset_id, std::int64_t frame_index, std::int64_t first_row,
+                           std::int64_t rows, void const* data) {
+  h5::Guard const guard;
+  auto& s = *impl_;
+  if (dataset_id < 0 || static_cast<std::size_t>(dataset_id) >= s.outputs.size()) {
+    throw IoError("write to unknown output dataset id " + std::to_string(dataset_id));
+  }
+  auto& out = s.outputs[static_cast<std::size_t>(dataset_id)];
+  if (s.committed) throw IoError("sink dataset '" + out.name + "': write after commit");
+  auto const& spec = out.spec;
+  if (first_row < 0 || rows < 0 || first_row + rows > spec.total_rows) {
+    throw IoError("sink dataset '" + out.name + "': frame " + std::to_string(frame_index) +
+                  " rows " + std::to_string(first_row) + "+" + std::to_string(rows) +
+                  " outside the dataset's " + std::to_string(spec.total_rows) + " items");
+  }
+  auto const slab = h5::sink_slab(out.layout, spec, first_row, rows);
+  if (slab.samples == 0) return;
+  h5::Datatype complex_float;
+  hid_t memory_type = H5T_NATIVE_DOUBLE;
+  if (out.dtype.name == "float32") {
+    memory_type = H5T_NATIVE_FLOAT;
+  } else if (out.dtype.name == "complex64") {
+    complex_float = h5::make_complex_type(H5T_NATIVE_FLOAT);
+    memory_type = complex_float.get();
+  } else if (out.dtype.name == "complex128") {
+    memory_type = s.memory_complex.get();
+  }
+  auto const samples = static_cast<hsize_t>(slab.samples);
+  h5::Dataspace const memory(H5Screate_simple(1, &samples, nullptr));
+  h5::Dataspace const file_space(H5Dget_space(out.dataset.get()));
+  if (!memory || !file_space ||
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, slab.start.data(), nullptr,
+                          slab.count.data(), nullptr) < 0 ||
+      H5Dwrite(out.dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT, data) <
+          0) {
+    throw IoError("sink dataset '" + out.name + "': writing frame " + std::to_string(frame_index) +
                   " to '" + s.temporary + "' failed" + h5::hdf5_detail());
   }
   s.bytes_written += slab.samples * static_cast<I64>(out.dtype.file_bytes);

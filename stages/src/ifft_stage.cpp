@@ -59,8 +59,9 @@ FrameSpec IfftStage::configure(FrameSpec const& in) {
   out_spec_.shape.back() = nx;
   out_spec_.valid_length = nx;
   if (!two_d && in.series_length > 0 && in.total_rows > 0) {
-    auto const last = in.series_length - (in.total_rows - 1) * nx;
-    if (last > 0 && last <= nx) out_spec_.valid_length = last;
+    auto const core = nx - 2 * in.context;  // the series' share of an item (see frame.hpp)
+    auto const last = in.series_length - (in.total_rows - 1) * core;
+    if (last > 0 && last <= core) out_spec_.valid_length = last;
   }
   try {
     engine_ = make_fft_engine(engine_params_, engine_shape,

@@ -154,10 +154,12 @@ bool WelchStage::process(Frame const& in, Frame& /*out*/) {
   for (std::int64_t r = 0; r < in.rows; ++r) {
     std::int64_t const row = in.first_row + r;
     bool const final_item = in_spec_.total_rows > 0 && row == in_spec_.total_rows - 1;
+    // Overlap-save items (context > 0): only the core is the item's own share of the series.
+    std::int64_t const core = nx - 2 * in_spec_.context;
     std::int64_t const valid = final_item && in_spec_.valid_length > 0 && in_spec_.shape.size() == 1
-                                   ? std::min(in_spec_.valid_length, nx)
-                                   : nx;
-    auto const offset = static_cast<std::size_t>(r * item);
+                                   ? std::min(in_spec_.valid_length, core)
+                                   : core;
+    auto const offset = static_cast<std::size_t>(r * item + in_spec_.context);
     if (series_mode_) {
       if (complex_in) {
         consume_series(in.complex.data() + offset, valid, pending_complex_);

@@ -38,10 +38,13 @@ SinkLayout make_sink_layout(FrameSpec const& spec, std::size_t element_bytes) {
   bool const time = spec.domain == Domain::kTime;
   layout.series = one_dim && (spec.total_rows == 1 || time);
   if (layout.series) {
-    auto const valid = spec.valid_length > 0 && spec.valid_length <= n ? spec.valid_length : n;
-    layout.length = time ? (rows - 1) * n + valid : n;
+    layout.context = time ? spec.context : 0;
+    auto const core = n - 2 * layout.context;
+    auto const valid =
+        spec.valid_length > 0 && spec.valid_length <= core ? spec.valid_length : core;
+    layout.length = time ? (rows - 1) * core + valid : n;
     layout.dims = {static_cast<hsize_t>(layout.length)};
-    auto const frame = static_cast<hsize_t>(frame_rows * n);
+    auto const frame = static_cast<hsize_t>(frame_rows * core);
     layout.chunk = {std::max<hsize_t>(1, std::min({layout.dims[0], frame, budget}))};
     return layout;
   }
@@ -60,7 +63,7 @@ SinkSlab sink_slab(SinkLayout const& layout, FrameSpec const& spec, std::int64_t
                    std::int64_t rows) {
   SinkSlab slab;
   if (layout.series) {
-    auto const n = spec.shape.back();
+    auto const n = spec.shape.back() - 2 * layout.context;
     auto const begin = std::min(first_row * n, layout.length);
     auto const end = std::min((first_row + rows) * n, layout.length);
     slab.start = {static_cast<hsize_t>(begin)};

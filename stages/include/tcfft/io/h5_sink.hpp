@@ -6,7 +6,8 @@
 //
 // Every dataset is chunked and carries attributes h5py/h5dump users can read without our code:
 //   domain ("time"/"frequency"), sample_rate (Hz) or frequency_step (Hz) and, for one-sided
-//   spectra, frequency_start = 0; units; time_length; valid_length.
+//   spectra, frequency_start = 0; units; time_length; valid_length; series_length and context
+//   (overlap-save items, see frame.hpp; a time-domain series is stored without the context).
 // The file root carries: program ("tcfft-pipeline"), version, config (the effective YAML),
 // input (file:dataset), created (UTC ISO-8601).
 #pragma once
@@ -41,6 +42,14 @@ class OutputFile {
   int add_dataset(SinkParams const& params, FrameSpec const& spec);
   /// Writes `frame` at its rows (hyperslab). Throws IoError.
   void write(int dataset_id, Frame const& frame);
+  /// The stored dtype of dataset `dataset_id`: float32, float64, complex64 or complex128.
+  [[nodiscard]] std::string const& dataset_dtype(int dataset_id) const;
+  /// Writes items [first_row, first_row + rows) of frame `frame_index` from `data`, already
+  /// converted to the stored dtype's memory layout (float, double, or {r, i} pairs of them),
+  /// rows * item_size elements; the zero padding of a trimmed series is skipped as write()
+  /// skips it. Throws IoError naming the dataset, the frame and the file.
+  void write_raw(int dataset_id, std::int64_t frame_index, std::int64_t first_row,
+                 std::int64_t rows, void const* data);
   /// Closes and renames to the final path. Throws IoError/OutputError.
   void commit();
 

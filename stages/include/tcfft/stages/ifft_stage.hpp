@@ -24,7 +24,8 @@ namespace tcfft::stages {
 /// - scale follows numpy's norm: backward 1/n, ortho 1/sqrt(n), forward 1.
 ///
 /// Output spec: time domain, onesided false, last extent time_length; valid_length is restored
-/// from series_length for 1-D series (the final segment's real samples), else time_length.
+/// from series_length for 1-D series (the final segment's real samples; of its core, without
+/// the context, for overlap-save items), else time_length. context passes through.
 /// Time-domain or real input is a ConfigError naming the stage.
 class IfftStage final : public Stage {
  public:

@@ -35,7 +35,9 @@ namespace tcfft::stages {
 /// What a series is: for 1-D series input (spec.series_length > 0) consecutive items are
 /// consecutive pieces of one series (the final item holds spec.valid_length real samples); a
 /// carry buffer lets segments span item and frame boundaries, so the result does not depend on
-/// how the source cut the series. For rows / images input (series_length == 0) each row of each
+/// how the source cut the series. Overlap-save items (spec.context > 0) are read correctly: only
+/// each item's core (samples [context, context + segment)) enters the series, so the context
+/// is neither counted twice nor mistaken for data. For rows / images input (series_length == 0) each row of each
 /// item is a series of its own, and each item yields one PSD (averaging the segments of all its
 /// rows, for 2-D items). process() never emits; finish() emits all PSDs as one frame.
 ///
