@@ -3,6 +3,7 @@
 #include <tcfft/stages/filter_stage.hpp>
 
 #include <tcfft/core/error.hpp>
+#include <tcfft/stages/filter_fir.hpp>
 
 #include "stage_support.hpp"
 
@@ -42,6 +43,24 @@ ResponseParams FilterStage::parse_params() const {
   return p;
 }
 
+std::vector<double> FilterStage::fir_item_gains(ResponseParams const& p, FrameSpec const& in) {
+  if (in.shape.empty() || in.shape.size() > 2 || (in.shape.size() == 2 && in.time_rows > 0)) {
+    throw ConfigError(name_ + ": taps " + std::to_string(params_.taps) +
+                      " filter along the last axis only; items of shape " +
+                      detail::shape_string(in.shape) +
+                      " were transformed in 2-D (use fft axes: last, or taps: 0)");
+  }
+  try {
+    fir_ = design_fir(p, in.sample_rate, params_.taps);
+    auto const row = fir_gains(fir_, in.time_length, in.shape.back());
+    std::vector<double> gains(static_cast<std::size_t>(in.item_size()));
+    for (std::size_t i = 0; i < gains.size(); ++i) gains[i] = row[i % row.size()];
+    return gains;
+  } catch (ConfigError const& e) {
+    throw ConfigError(name_ + ": " + e.what());
+  }
+}
+
 FrameSpec FilterStage::configure(FrameSpec const& in) {
   if (in.domain != Domain::kFrequency) {
     throw ConfigError(name_ + ": input is in the time domain (put an fft stage before it)");
@@ -52,7 +71,12 @@ FrameSpec FilterStage::configure(FrameSpec const& in) {
                       "complex spectra");
   }
   spec_ = in;
+  fir_.clear();
   if (params_.response == "file") {
+    if (params_.taps != 0) {
+      throw ConfigError(name_ + ": taps " + std::to_string(params_.taps) +
+                        " apply to butterworth and gaussian responses, not to response file");
+    }
     if (params_.file.empty() || params_.dataset.empty()) {
       throw ConfigError(name_ + ": response file needs both file and dataset, got file '" +
                         params_.file + "' dataset '" + params_.dataset + "'");
@@ -69,7 +93,7 @@ FrameSpec FilterStage::configure(FrameSpec const& in) {
   }
   auto const p = parse_params();
   check_response(p, in.sample_rate, name_);
-  gains_ = response_gains(p, in, name_);
+  gains_ = params_.taps == 0 ? response_gains(p, in, name_) : fir_item_gains(p, in);
   real_gains_ = true;
   response_.assign(gains_.begin(), gains_.end());
   return spec_;
