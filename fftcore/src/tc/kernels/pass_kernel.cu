@@ -39,7 +39,7 @@ __device__ __forceinline__ void store_element(void* dst, std::int64_t index, flo
 }
 
 #ifndef FFTCORE_TC_MIN_BLOCKS_512
-#define FFTCORE_TC_MIN_BLOCKS_512 1  // blocks of <= 512 threads per SM the registers must allow
+#define FFTCORE_TC_MIN_BLOCKS_512 2  // blocks of <= 512 threads per SM the registers must allow
 #endif
 
 template <int kMaxThreads>
