@@ -16,6 +16,7 @@ struct RunParams {
   Device device = Device::kAuto;   ///< auto | cpu | gpu (the CLI's --device overrides it)
   std::string backend = "auto";    ///< auto | tensor-core | cufft
   std::string precision = "fp32";  ///< fp16 | fp32
+  int slots = 3;                   ///< GPU streaming: frames in flight (1..16)
 };
 
 struct PipelineConfig {

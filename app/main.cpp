@@ -47,6 +47,8 @@ void print_summary(tcfft::app::RunSummary const& s) {
   for (auto const& stage : s.stages) std::printf(", %s %.3f s", stage.name.c_str(), stage.seconds);
   std::printf("\n");
   for (auto const& line : s.reports) std::printf("  %s\n", line.c_str());
+  if (!s.profile.empty()) std::printf("  profile (%s):\n", s.executor.c_str());
+  for (auto const& line : s.profile) std::printf("    %s\n", line.c_str());
   std::printf("  output: %s\n", s.output_path.c_str());
 }
 
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
   std::string log_level = "info";
   bool validate = false;
   bool quiet = false;
+  bool profile = false;
   cli.add_option("config", config_path, "YAML configuration file")->required();
   cli.add_flag("--validate", validate,
                "check the configuration, the input file and shapes and the output path; "
@@ -71,6 +74,9 @@ int main(int argc, char** argv) {
   cli.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
   cli.add_flag("-q,--quiet", quiet, "only warnings and errors; no progress bar");
+  cli.add_flag("--profile", profile,
+               "GPU streaming: print a timeline summary per step (read, H2D, stages, D2H, "
+               "write) and how much of each was hidden behind the others");
   cli.set_version_flag("--version", std::string("tcfft-pipeline ") + tcfft::kVersion);
   try {
     cli.parse(argc, argv);
@@ -87,7 +93,7 @@ int main(int argc, char** argv) {
     auto const config = tcfft::app::load_config(config_path, overrides);
     spdlog::info("tcfft-pipeline {}: effective configuration of {}:\n{}", tcfft::kVersion,
                  config_path, config.effective_yaml);
-    auto const summary = tcfft::app::run_pipeline(config, {validate, quiet});
+    auto const summary = tcfft::app::run_pipeline(config, {validate, quiet, profile});
     if (validate) {
       std::printf("%s: valid\n", config_path.c_str());
     } else {

@@ -3,8 +3,10 @@
 
 #include "output_check.hpp"
 #include "progress.hpp"
+#include "streaming_run.hpp"
 
 #include <tcfft/core/error.hpp>
+#include <tcfft/gpu/gpu_chain.hpp>
 #include <tcfft/io/h5_sink.hpp>
 #include <tcfft/io/h5_source.hpp>
 #include <tcfft/stages/fft_engine.hpp>
@@ -135,6 +137,22 @@ RunSummary run_pipeline(PipelineConfig const& config, RunOptions const& options)
   spdlog::info("input: {}", source.describe());
   FftEngineParams const engine = resolve_engine(config.run, summary.device);
   spdlog::info("device: {}", summary.device);
+  if (engine.device == Device::kGpu) {
+    std::string reason;
+    gpu::GpuSourceSpec const gpu_source{source.spec(), source.dtype_name(), config.input.scale,
+                                        config.input.on_nonfinite == "zero"};
+    if (auto chain = gpu::make_gpu_chain(config.stages, engine, gpu_source, reason)) {
+      check_output_path(config.output);
+      if (options.validate_only) {
+        spdlog::info("configuration, input and GPU stage chain are valid ({})", chain->describe());
+        return summary;
+      }
+      return run_streaming(config, options, source, *chain, std::move(summary), g_stop_requested);
+    }
+    spdlog::info("GPU streaming executor not used ({}); frames run one by one on the host",
+                 reason);
+  }
+  summary.executor = "host frame loop";
   Chain chain = negotiate(config, source.spec(), engine);
   check_output_path(config.output);
   if (options.validate_only) {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Wires a validated configuration into a run: the HDF5 source, the stage chain (negotiated once
 // with configure), the output file and the frame loop with progress, per-stage timing and a
-// summary. Frames run one after another on this thread; the FFT engines put the transforms on
-// the GPU when the device is gpu.
+// summary. On a GPU whose every stage has a device form (gpu::make_gpu_chain) the frames stream
+// through the slot executor (gpu/stream_executor.hpp: copies, kernels and HDF5 I/O overlapped);
+// otherwise they run one after another on this thread in double precision, the FFT engines
+// putting the transforms on the GPU when the device is gpu.
 #pragma once
 
 #include "config.hpp"
@@ -29,11 +31,16 @@ struct RunSummary {
   std::vector<std::string> reports;   ///< one line per stage that reported something
   std::string output_path;
   std::string device;                 ///< "cpu" or "gpu (<name>)"
+  std::string executor;               ///< "host frame loop" or "gpu streaming, 3 slots"
+  std::vector<std::string> profile;   ///< --profile timeline summary (GPU streaming only)
+  std::int64_t pinned_bytes = 0;      ///< GPU streaming: pinned host memory of the slots
+  std::int64_t device_bytes = 0;      ///< GPU streaming: device memory of the slots and tables
 };
 
 struct RunOptions {
   bool validate_only = false;  ///< check config, input, stage chain and output path; write nothing
   bool quiet = false;
+  bool profile = false;        ///< per-step timeline (CUDA events) and NVTX ranges summary
 };
 
 /// Runs (or validates) the pipeline. Throws tcfft::Error subclasses; a failed run leaves no file

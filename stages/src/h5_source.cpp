@@ -85,6 +85,7 @@ struct H5Source::Impl {
   h5::Dataset dataset;
   h5::Dataspace file_space;
   h5::Datatype memory_complex;
+  h5::Datatype memory_raw;  // the file dtype in native byte order, for read_raw
   h5::Dtype dtype;
   std::vector<I64> shape;
   h5::SourceLayout layout;
@@ -98,6 +99,7 @@ struct H5Source::Impl {
   void open_dataset();
   void build_spec();
   void read_blocks(Frame& frame, std::vector<h5::Block> const& blocks);
+  void read_raw_blocks(Frame const& frame, std::vector<h5::Block> const& blocks, char* target);
   void check_and_scale(Frame& frame, I64 samples);
   [[noreturn]] void throw_nonfinite(I64 first_row, I64 index, std::string const& what) const;
 };
@@ -338,6 +340,70 @@ bool H5Source::read(Frame& frame) {
 void H5Source::rewind() {
   impl_->next_row = 0;
   impl_->next_index = 0;
+}
+
+void H5Source::Impl::read_raw_blocks(Frame const& frame, std::vector<h5::Block> const& blocks,
+                                     char* target) {
+  if (!memory_raw) {
+    h5::Datatype const type(H5Dget_type(dataset.get()));
+    memory_raw = h5::Datatype(H5Tget_native_type(type.get(), H5T_DIR_ASCEND));
+    if (!memory_raw || H5Tget_size(memory_raw.get()) != dtype.file_bytes) {
+      throw IoError(where + ": no packed native memory type for " + dtype.name + h5::hdf5_detail());
+    }
+  }
+  for (auto const& block : blocks) {
+    auto const samples = static_cast<hsize_t>(block.samples);
+    h5::Dataspace const memory(H5Screate_simple(1, &samples, nullptr));
+    void* at = target + static_cast<std::size_t>(block.offset) * dtype.file_bytes;
+    if (!memory ||
+        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, block.start.data(), nullptr,
+                            block.count.data(), nullptr) < 0 ||
+        H5Dread(dataset.get(), memory_raw.get(), memory.get(), file_space.get(), H5P_DEFAULT,
+                at) < 0) {
+      throw IoError(where + ": reading items " + std::to_string(frame.first_row) + ".." +
+                    std::to_string(frame.first_row + frame.rows - 1) + " failed" +
+                    h5::hdf5_detail());
+    }
+    bytes_read += block.samples * static_cast<I64>(dtype.file_bytes);
+  }
+}
+
+std::size_t H5Source::raw_element_bytes() const noexcept {
+  return impl_->dtype.file_bytes;
+}
+
+bool H5Source::read_raw(Frame& frame, void* buffer, std::size_t capacity) {
+  h5::Guard const guard;
+  auto& s = *impl_;
+  if (s.next_row >= s.spec.total_rows) return false;
+  I64 const rows = std::min(s.spec.rows_per_frame, s.spec.total_rows - s.next_row);
+  auto const bytes = static_cast<std::size_t>(rows * s.spec.item_size()) * s.dtype.file_bytes;
+  TCFFT_EXPECTS(buffer != nullptr && capacity >= bytes,
+                s.where + ": raw frame buffer of " + std::to_string(capacity) + " bytes, need " +
+                    std::to_string(bytes));
+  frame.index = s.next_index;
+  frame.first_row = s.next_row;
+  frame.rows = rows;
+  auto const blocks = h5::blocks_for(s.layout, frame.first_row, rows);
+  auto* target = static_cast<char*>(buffer);
+  s.read_raw_blocks(frame, blocks, target);
+  I64 samples = 0;
+  for (auto const& block : blocks) samples = std::max(samples, block.offset + block.samples);
+  auto const filled = static_cast<std::size_t>(samples) * s.dtype.file_bytes;
+  std::fill(target + filled, target + bytes, char{0});
+  ++s.next_index;
+  s.next_row += rows;
+  return true;
+}
+
+void H5Source::throw_nonfinite(std::int64_t first_row, std::int64_t index, double re,
+                               double im) const {
+  auto const& s = *impl_;
+  if (!s.dtype.complex) s.throw_nonfinite(first_row, index, std::string("is ") + nonfinite_name(re));
+  bool const bad_re = !std::isfinite(re);
+  s.throw_nonfinite(first_row, index,
+                    std::string("has ") + (bad_re ? "real" : "imaginary") + " part " +
+                        nonfinite_name(bad_re ? re : im));
 }
 
 std::int64_t H5Source::bytes_read() const noexcept {

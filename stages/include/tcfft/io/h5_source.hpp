@@ -15,6 +15,7 @@
 #include <tcfft/core/frame.hpp>
 #include <tcfft/stages/params.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -44,6 +45,21 @@ class H5Source {
   bool read(Frame& frame);
   /// Restarts from the first frame.
   void rewind();
+
+  /// Bytes of one sample as stored in the file (2 for int16, 8 for complex64 ...).
+  [[nodiscard]] std::size_t raw_element_bytes() const noexcept;
+  /// Reads the next frame as the file stores it: rows * item_size samples of the file dtype in
+  /// native byte order (complex as {r, i} pairs) into `buffer` (e.g. pinned host memory) of
+  /// `capacity` bytes; the zero padding of a short final series segment is zero bytes. Sets
+  /// `frame`'s index, first_row and rows, leaves its sample vectors alone. No scaling and no
+  /// non-finite check (the caller does both, see throw_nonfinite). Returns false at the end.
+  /// Shares the frame cursor with read(). Throws IoError, or TCFFT_EXPECTS when the buffer is
+  /// too small.
+  bool read_raw(Frame& frame, void* buffer, std::size_t capacity);
+  /// Throws the InputError read() throws for a non-finite sample: sample `index` of the frame
+  /// starting at item `first_row`, whose value is re (+ i im for complex dtypes).
+  [[noreturn]] void throw_nonfinite(std::int64_t first_row, std::int64_t index, double re,
+                                    double im) const;
 
   [[nodiscard]] std::int64_t bytes_read() const noexcept;
   [[nodiscard]] std::int64_t nonfinite_replaced() const noexcept;

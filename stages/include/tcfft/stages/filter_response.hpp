@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The pure math of the filter stage: zero-phase gain curves as functions of frequency, the
 // frequency of every bin of a frequency-domain item, and the response-file loader. The gain
-// functions are small inline functions of plain doubles so that a GPU version can wrap them in
-// __host__ __device__ functors unchanged.
+// functions are small inline TCFFT_HD functions of plain doubles: the CPU FilterStage and the
+// GPU filter kernel (stages/src/gpu) evaluate the same code.
 //
 // Conventions (all frequencies in units of the sample rate's unit, e.g. Hz, or cycles/pixel for
 // images whose sample_rate is 1; negative frequencies enter through |f|):
@@ -20,6 +20,7 @@
 #pragma once
 
 #include <tcfft/core/frame.hpp>
+#include <tcfft/core/host_device.hpp>
 
 #include <cmath>
 #include <complex>
@@ -42,45 +43,46 @@ struct ResponseParams {
   int order = 4;        ///< Butterworth order n (>= 1)
 };
 
-[[nodiscard]] inline double butterworth_lowpass(double f, double fc, int order) noexcept {
+[[nodiscard]] TCFFT_HD inline double butterworth_lowpass(double f, double fc, int order) noexcept {
   return 1.0 / std::sqrt(1.0 + std::pow(std::abs(f) / fc, 2.0 * order));
 }
 
-[[nodiscard]] inline double butterworth_highpass(double f, double fc, int order) noexcept {
+[[nodiscard]] TCFFT_HD inline double butterworth_highpass(double f, double fc,
+                                                          int order) noexcept {
   if (f == 0.0) return 0.0;
   return 1.0 / std::sqrt(1.0 + std::pow(fc / std::abs(f), 2.0 * order));
 }
 
 /// Butterworth bandstop between low and high (see the conventions above).
-[[nodiscard]] inline double butterworth_bandstop(double f, double low, double high,
+[[nodiscard]] TCFFT_HD inline double butterworth_bandstop(double f, double low, double high,
                                                  int order) noexcept {
   double const distance = low * high - f * f;  // f0^2 - f^2
   if (distance == 0.0) return 0.0;
   return 1.0 / std::sqrt(1.0 + std::pow((high - low) * std::abs(f) / distance, 2.0 * order));
 }
 
-[[nodiscard]] inline double gaussian_lowpass(double f, double fc) noexcept {
+[[nodiscard]] TCFFT_HD inline double gaussian_lowpass(double f, double fc) noexcept {
   return std::exp(-(f * f) / (2.0 * fc * fc));
 }
 
-[[nodiscard]] inline double gaussian_highpass(double f, double fc) noexcept {
+[[nodiscard]] TCFFT_HD inline double gaussian_highpass(double f, double fc) noexcept {
   return 1.0 - gaussian_lowpass(f, fc);
 }
 
-[[nodiscard]] inline double lowpass_gain(FilterShape shape, double f, double fc,
+[[nodiscard]] TCFFT_HD inline double lowpass_gain(FilterShape shape, double f, double fc,
                                          int order) noexcept {
   return shape == FilterShape::kButterworth ? butterworth_lowpass(f, fc, order)
                                             : gaussian_lowpass(f, fc);
 }
 
-[[nodiscard]] inline double highpass_gain(FilterShape shape, double f, double fc,
+[[nodiscard]] TCFFT_HD inline double highpass_gain(FilterShape shape, double f, double fc,
                                           int order) noexcept {
   return shape == FilterShape::kButterworth ? butterworth_highpass(f, fc, order)
                                             : gaussian_highpass(f, fc);
 }
 
 /// The gain of `p` at frequency f (any sign).
-[[nodiscard]] inline double response_gain(ResponseParams const& p, double f) noexcept {
+[[nodiscard]] TCFFT_HD inline double response_gain(ResponseParams const& p, double f) noexcept {
   switch (p.band) {
     case FilterBand::kLowpass: return lowpass_gain(p.shape, f, p.cutoff, p.order);
     case FilterBand::kHighpass: return highpass_gain(p.shape, f, p.cutoff, p.order);
@@ -97,7 +99,8 @@ struct ResponseParams {
 
 /// Frequency of bin k of an axis whose time-domain length is n: k * fs / n for k <= n/2 and
 /// (k - n) * fs / n above (the negative half of a full spectrum, numpy.fft.fftfreq's order).
-[[nodiscard]] inline double bin_frequency(std::int64_t k, std::int64_t n, double fs) noexcept {
+[[nodiscard]] TCFFT_HD inline double bin_frequency(std::int64_t k, std::int64_t n,
+                                                   double fs) noexcept {
   auto const signed_k = k <= n / 2 ? k : k - n;
   return static_cast<double>(signed_k) * fs / static_cast<double>(n);
 }

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// The GPU streaming branch of run_pipeline: the output file, the sinks' datasets, the
+// StreamExecutor over every frame, the commit and the summary.
+#pragma once
+
+#include "pipeline.hpp"
+
+#include <tcfft/gpu/gpu_chain.hpp>
+#include <tcfft/io/h5_source.hpp>
+
+#include <atomic>
+
+namespace tcfft::app {
+
+/// Runs `chain` over `source` into config.output with config.run.slots frames in flight.
+/// `summary` arrives with the device text filled in. A failed run leaves no output file.
+RunSummary run_streaming(PipelineConfig const& config, RunOptions const& options,
+                         io::H5Source& source, gpu::GpuChain& chain, RunSummary summary,
+                         std::atomic<bool> const& stop_requested);
+
+}  // namespace tcfft::app
