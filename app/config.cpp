@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace tcfft::app {
@@ -161,6 +162,36 @@ void check_across_sections(MapReader const& top, PipelineConfig const& config) {
   }
 }
 
+// input.overlap against the filters' taps: auto becomes the largest (taps - 1) / 2; a number
+// must be at least that when the series is cut into segments, or items would wrap the FIR
+// around their ends (a single whole-series item wraps only at the series' ends, the stated edge).
+void resolve_overlap(MapReader const& top, PipelineConfig& config) {
+  std::int64_t needed = 0;
+  int needed_by = -1;
+  std::int64_t needed_taps = 0;
+  for (auto const& stage : config.stages) {
+    auto const* filter = std::get_if<FilterParams>(&stage.params);
+    if (filter == nullptr || (filter->taps - 1) / 2 <= needed) continue;
+    needed = (filter->taps - 1) / 2;
+    needed_by = stage.index;
+    needed_taps = filter->taps;
+  }
+  auto& overlap = config.input.overlap;
+  if (overlap == detail::kAutoOverlap) {
+    overlap = needed;
+    return;
+  }
+  if (overlap < needed && config.input.segment > 0) {
+    YAML::Node const node = top.value("input")["overlap"];
+    top.context().fail(node.IsDefined() ? node.Mark() : top.mark_of("input"), "input.overlap",
+                       std::to_string(overlap) + " is less than (taps - 1) / 2 = " +
+                           std::to_string(needed) + " of stages[" + std::to_string(needed_by) +
+                           "].filter.taps " + std::to_string(needed_taps) +
+                           ": segments would wrap the filter around their ends; set overlap to " +
+                           "at least " + std::to_string(needed) + " or auto");
+  }
+}
+
 std::string effective_yaml(PipelineConfig const& config) {
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -195,6 +226,7 @@ PipelineConfig parse_tree(YAML::Node const& root, std::string const& source,
   config.run = detail::parse_run(top);
   config.stages = detail::parse_stages(top, config.input.sample_rate);
   check_across_sections(top, config);
+  resolve_overlap(top, config);
   config.effective_yaml = effective_yaml(config);
   return config;
 }

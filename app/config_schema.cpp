@@ -143,8 +143,8 @@ std::vector<std::string> const& stage_kinds() {
 SourceParams parse_input(MapReader const& top) {
   top.require(kInput, "the HDF5 file and dataset to read");
   MapReader const m = section(top, kInput,
-                              {"path", "dataset", "items", "segment", "rows_per_frame", "frame_mb",
-                               "on_nonfinite", "sample_rate", "scale"});
+                              {"path", "dataset", "items", "segment", "overlap", "rows_per_frame",
+                               "frame_mb", "on_nonfinite", "sample_rate", "scale"});
   m.require("path", "the HDF5 file to read");
   m.require("dataset", "the dataset in the file, e.g. /strain/Strain");
   SourceParams p;
@@ -152,6 +152,10 @@ SourceParams parse_input(MapReader const& top) {
   p.dataset = m.text("dataset", p.dataset);
   p.items = m.word("items", p.items, {"auto", "series", "rows", "images"});
   p.segment = m.integer("segment", p.segment, IntRange{0});
+  // overlap: samples, or auto = the largest (taps - 1) / 2 of the filters (resolved in config.cpp).
+  YAML::Node const overlap = m.value("overlap");
+  bool const auto_overlap = overlap.IsScalar() && overlap.Scalar() == "auto";
+  p.overlap = auto_overlap ? kAutoOverlap : m.integer("overlap", p.overlap, IntRange{0});
   p.rows_per_frame = m.integer("rows_per_frame", p.rows_per_frame, IntRange{0});
   p.frame_mb = m.number("frame_mb", p.frame_mb, Range::above(0));
   p.on_nonfinite = m.word("on_nonfinite", p.on_nonfinite, {"error", "zero"});
@@ -223,6 +227,7 @@ void emit_input(YAML::Emitter& out, SourceParams const& p) {
   emit_text(out, p.dataset);
   out << YAML::Key << "items" << YAML::Value << p.items;
   out << YAML::Key << "segment" << YAML::Value << p.segment;
+  out << YAML::Key << "overlap" << YAML::Value << p.overlap;
   out << YAML::Key << "rows_per_frame" << YAML::Value << p.rows_per_frame;
   out << YAML::Key << "frame_mb" << YAML::Value << format_double(p.frame_mb);
   out << YAML::Key << "on_nonfinite" << YAML::Value << p.on_nonfinite;

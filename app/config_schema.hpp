@@ -14,6 +14,9 @@
 
 namespace tcfft::app::detail {
 
+/// input.overlap: auto, until resolved by load_config to the largest (taps - 1) / 2 of the filters.
+inline constexpr std::int64_t kAutoOverlap = -1;
+
 /// The top-level keys, in the order they are written.
 [[nodiscard]] std::vector<std::string> const& top_level_keys();
 /// The stage kinds: fft, ifft, spectrum, welch, filter, sink.

@@ -13,6 +13,7 @@ namespace tcfft::app::detail {
 namespace {
 
 std::int64_t const kNoLimit = std::numeric_limits<std::int64_t>::max();
+std::int64_t const kMaxTaps = (std::int64_t{1} << 24) - 1;
 
 Norm read_norm(MapReader const& m) {
   std::string const w = m.word("norm", "backward", {"backward", "ortho", "forward"});
@@ -103,7 +104,7 @@ FilterParams read_filter(MapReader const& m, double sample_rate) {
   p.type = m.word("type", p.type, {"lowpass", "highpass", "bandpass", "bandstop"});
   p.response = m.word("response", p.response, {"butterworth", "gaussian", "file"});
   if (p.response == "file") {
-    for (auto const* key : {"cutoff", "low", "high", "order"}) {
+    for (auto const* key : {"cutoff", "low", "high", "order", "taps"}) {
       m.forbid(key, "with response: file (the gains come from the file)");
     }
     m.require("file", "the HDF5 file holding the response");
@@ -144,6 +145,12 @@ FilterParams read_filter(MapReader const& m, double sample_rate) {
     m.forbid("order", "with response: gaussian (order is the Butterworth order)");
   } else {
     p.order = static_cast<int>(m.integer("order", p.order, IntRange{1, 16}));
+  }
+  p.taps = m.integer("taps", p.taps, IntRange{0, kMaxTaps});
+  if (p.taps != 0 && (p.taps < 3 || p.taps % 2 == 0)) {
+    m.fail("taps", std::to_string(p.taps) +
+                       " is out of range: must be 0 (gains at the item's bins) or odd and >= 3 "
+                       "(a zero-phase FIR of that many samples)");
   }
   return p;
 }
@@ -204,6 +211,7 @@ void write(YAML::Emitter& out, FilterParams const& p) {
     put_number(out, "cutoff", p.cutoff);
   }
   if (p.response != "gaussian") put(out, "order", p.order);
+  put(out, "taps", p.taps);
 }
 void write(YAML::Emitter& out, SinkParams const& p) {
   out << YAML::Key << "dataset" << YAML::Value;
@@ -228,7 +236,7 @@ StageParams parse_stage_params(Context const& ctx, std::string const& kind,
   }
   if (kind == "filter") {
     return read_filter(
-        reader({"type", "response", "cutoff", "low", "high", "order", "file", "dataset"}),
+        reader({"type", "response", "cutoff", "low", "high", "order", "taps", "file", "dataset"}),
         sample_rate);
   }
   return read_sink(reader({"dataset", "dtype"}));
