@@ -399,7 +399,9 @@ bool H5Source::read_raw(Frame& frame, void* buffer, std::size_t capacity) {
 void H5Source::throw_nonfinite(std::int64_t first_row, std::int64_t index, double re,
                                double im) const {
   auto const& s = *impl_;
-  if (!s.dtype.complex) s.throw_nonfinite(first_row, index, std::string("is ") + nonfinite_name(re));
+  if (!s.dtype.complex) {
+    s.throw_nonfinite(first_row, index, std::string("is ") + nonfinite_name(re));
+  }
   bool const bad_re = !std::isfinite(re);
   s.throw_nonfinite(first_row, index,
                     std::string("has ") + (bad_re ? "real" : "imaginary") + " part " +
