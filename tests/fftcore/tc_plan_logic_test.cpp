@@ -8,6 +8,7 @@
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "common/reference_dft.hpp"
 
+#include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -332,6 +333,25 @@ TEST(TcPlanLogic, EmulatedBlockMergesGiveTheDft) {
       for (int n = 0; n < l; ++n) got[n] = y[fftcore::detail::tc::smem_slot(t, n, k)];
       fft_double(in);
       EXPECT_LT(tcfft::testing::relative_l2_error(got, in), 1e-12) << "n = 2^" << k;
+    }
+  }
+}
+
+/// merge16<true> (the first radix-16 merge of a pass reading FP16) leaves out the B_lo MMAs:
+/// every value it sees is an FP16 number times the block's power-of-two gain (2^-16..2^40
+/// covers every gain tile_gain can choose), and its FP16 lo part must be exactly zero.
+TEST(TcPlanLogic, ScaledHalfInputsHaveNoLoPart) {
+  for (unsigned bits = 0; bits < 0x10000u; ++bits) {
+    __half_raw raw;
+    raw.x = static_cast<unsigned short>(bits);
+    float const h = __half2float(__half(raw));
+    if (!std::isfinite(h)) continue;
+    for (int e = -16; e <= 40; ++e) {
+      float const x = std::ldexp(h, e);
+      if (!(std::fabs(x) < 32768.f)) continue;  // the gain keeps operands below 2^15
+      float const hi = __half2float(__float2half_rn(x));
+      float const lo = __half2float(__float2half_rn(x - hi));
+      ASSERT_EQ(lo, 0.f) << "bits " << bits << " e " << e;
     }
   }
 }

@@ -6,6 +6,9 @@
 //                 complex product Y = F16 X (16x16 by 16x8), the twiddles applied to the B
 //                 fragments in registers and both operands split into FP16 hi + lo parts:
 //                 A_hi B_hi + A_hi B_lo + A_lo B_hi, 3 MMAs per real product, 12 per tile.
+//                 merge16<true> is the first merge of a pass with FP16 input: its data is an
+//                 FP16 value times a power of two, so B_lo is exactly zero and its MMAs are
+//                 left out (8 per tile; the sums are bit-identical).
 //   merge_small:  radix 2, 4 or 8 on CUDA cores in FP32.
 #pragma once
 
@@ -55,6 +58,20 @@ __device__ __forceinline__ void mma_split(float (&acc)[4], std::uint32_t const (
   mma_16x8x16(acc, a_hi, b_hi[0], b_hi[1]);
 }
 
+/// acc += A * B for an operand B that is exact in FP16 (B_lo == 0): A_lo B_hi + A_hi B_hi, in
+/// the order mma_split adds them (its A_hi B_lo term would add exact zeros).
+__device__ __forceinline__ void mma_split_exact_b(float (&acc)[4], std::uint32_t const (&a_hi)[4],
+                                                  std::uint32_t const (&a_lo)[4],
+                                                  std::uint32_t const (&b_hi)[2]) {
+  mma_16x8x16(acc, a_lo, b_hi[0], b_hi[1]);
+  mma_16x8x16(acc, a_hi, b_hi[0], b_hi[1]);
+}
+
+/// kExactB: the caller guarantees that every element read is an FP16 value times a power of two
+/// with no twiddle to apply (log_ns == 0), e.g. the first merge of a pass reading FP16. Then
+/// x - hi is either 0 or (below the FP16 subnormal spacing) at most 2^-25, which rounds to 0:
+/// B_lo == 0 exactly.
+template <bool kExactB>
 __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Fragments const& f,
                                float2 const* coarse, bool inverse) {
   int const lane = threadIdx.x & 31;
@@ -77,25 +94,39 @@ __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Fragmen
       for (int h = 0; h < 2; ++h) {
         int const m = 2 * quad + h + 8 * r;
         float2 x = smem[smem_slot(t, merge_read_index(j, m, log_l, 4), log_l)];
-        if (log_ns > 0) {
+        if (!kExactB && log_ns > 0) {
           x = cmul(x, coarse_twiddle(coarse, merge_twiddle_index(j, m, 4, log_ns), inverse));
         }
-        re[h] = split_half(x.x);
-        im[h] = split_half(x.y);
+        if constexpr (kExactB) {
+          re[h] = {__float2half_rn(x.x), __half{}};
+          im[h] = {__float2half_rn(x.y), __half{}};
+        } else {
+          re[h] = split_half(x.x);
+          im[h] = split_half(x.y);
+        }
       }
       re_hi[r] = pack_halves(re[0].hi, re[1].hi);
-      re_lo[r] = pack_halves(re[0].lo, re[1].lo);
       im_hi[r] = pack_halves(im[0].hi, im[1].hi);
-      im_lo[r] = pack_halves(im[0].lo, im[1].lo);
+      if constexpr (!kExactB) {
+        re_lo[r] = pack_halves(re[0].lo, re[1].lo);
+        im_lo[r] = pack_halves(im[0].lo, im[1].lo);
+      }
     }
     std::uint32_t const nim_hi[2] = {negate_halves(im_hi[0]), negate_halves(im_hi[1])};
-    std::uint32_t const nim_lo[2] = {negate_halves(im_lo[0]), negate_halves(im_lo[1])};
     float dr[4] = {0.f, 0.f, 0.f, 0.f};
     float di[4] = {0.f, 0.f, 0.f, 0.f};
-    mma_split(dr, f.re_hi, f.re_lo, re_hi, re_lo);   // Re F Re X
-    mma_split(dr, f.im_hi, f.im_lo, nim_hi, nim_lo); // - Im F Im X
-    mma_split(di, f.im_hi, f.im_lo, re_hi, re_lo);   // Im F Re X
-    mma_split(di, f.re_hi, f.re_lo, im_hi, im_lo);   // Re F Im X
+    if constexpr (kExactB) {
+      mma_split_exact_b(dr, f.re_hi, f.re_lo, re_hi);   // Re F Re X
+      mma_split_exact_b(dr, f.im_hi, f.im_lo, nim_hi);  // - Im F Im X
+      mma_split_exact_b(di, f.im_hi, f.im_lo, re_hi);   // Im F Re X
+      mma_split_exact_b(di, f.re_hi, f.re_lo, im_hi);   // Re F Im X
+    } else {
+      std::uint32_t const nim_lo[2] = {negate_halves(im_lo[0]), negate_halves(im_lo[1])};
+      mma_split(dr, f.re_hi, f.re_lo, re_hi, re_lo);   // Re F Re X
+      mma_split(dr, f.im_hi, f.im_lo, nim_hi, nim_lo); // - Im F Im X
+      mma_split(di, f.im_hi, f.im_lo, re_hi, re_lo);   // Im F Re X
+      mma_split(di, f.re_hi, f.re_lo, im_hi, im_lo);   // Re F Im X
+    }
 #pragma unroll
     for (int i = 0; i < 4; ++i) out[u][i] = make_float2(dr[i], di[i]);
   }

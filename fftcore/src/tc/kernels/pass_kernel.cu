@@ -93,7 +93,13 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   for (int s = 0; s < p.stage_count; ++s) {
     int const log_r = p.log_radix[s];
     if (log_r == 4) {
-      merge16(smem, log_l, log_ns, frag, coarse, inverse);
+      // The first merge of a pass reading FP16 sees FP16 values times the power-of-two gain
+      // (exact in FP32) and no twiddles: its B operands need no lo part (see merge16).
+      if (log_ns == 0 && p.in_fp32 == 0) {
+        merge16<true>(smem, log_l, log_ns, frag, coarse, inverse);
+      } else {
+        merge16<false>(smem, log_l, log_ns, frag, coarse, inverse);
+      }
     } else if (log_r == 3) {
       merge_small<3>(smem, log_l, log_ns, coarse, inverse);
     } else if (log_r == 2) {
