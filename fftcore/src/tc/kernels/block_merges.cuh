@@ -48,6 +48,44 @@ __device__ inline Dft16Fragments load_dft16_fragments(float2 const* coarse, bool
   return f;
 }
 
+/// The same fragments staged in shared memory, [part][lane] with parts re_hi, re_lo, im_hi,
+/// im_lo: written once per block by warp 0 and read (4 LDS.128 per lane) by every radix-16
+/// merge, so that their 16 registers are live inside merge16 only and not across the loads,
+/// the small merges and the stores.
+struct Dft16Shared {
+  uint4 part[4][32];
+};
+
+__device__ __forceinline__ uint4 as_uint4(std::uint32_t const (&r)[4]) {
+  return make_uint4(r[0], r[1], r[2], r[3]);
+}
+__device__ __forceinline__ void from_uint4(std::uint32_t (&r)[4], uint4 v) {
+  r[0] = v.x;
+  r[1] = v.y;
+  r[2] = v.z;
+  r[3] = v.w;
+}
+
+/// Called by the 32 lanes of one warp; a barrier must follow before merge16 reads them.
+__device__ inline void store_dft16_fragments(Dft16Shared& s, float2 const* coarse, bool inverse) {
+  int const lane = threadIdx.x & 31;
+  Dft16Fragments const f = load_dft16_fragments(coarse, inverse);
+  s.part[0][lane] = as_uint4(f.re_hi);
+  s.part[1][lane] = as_uint4(f.re_lo);
+  s.part[2][lane] = as_uint4(f.im_hi);
+  s.part[3][lane] = as_uint4(f.im_lo);
+}
+
+__device__ __forceinline__ Dft16Fragments read_dft16_fragments(Dft16Shared const& s) {
+  int const lane = threadIdx.x & 31;
+  Dft16Fragments f;
+  from_uint4(f.re_hi, s.part[0][lane]);
+  from_uint4(f.re_lo, s.part[1][lane]);
+  from_uint4(f.im_hi, s.part[2][lane]);
+  from_uint4(f.im_lo, s.part[3][lane]);
+  return f;
+}
+
 /// acc += A * B with the hi/lo split: A_hi B_hi + A_hi B_lo + A_lo B_hi.
 __device__ __forceinline__ void mma_split(float (&acc)[4], std::uint32_t const (&a_hi)[4],
                                           std::uint32_t const (&a_lo)[4],
@@ -72,8 +110,9 @@ __device__ __forceinline__ void mma_split_exact_b(float (&acc)[4], std::uint32_t
 /// x - hi is either 0 or (below the FP16 subnormal spacing) at most 2^-25, which rounds to 0:
 /// B_lo == 0 exactly.
 template <bool kExactB>
-__device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Fragments const& f,
+__device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared const& fs,
                                float2 const* coarse, bool inverse) {
+  Dft16Fragments const f = read_dft16_fragments(fs);
   int const lane = threadIdx.x & 31;
   int const warp = threadIdx.x >> 5;
   int const group = lane >> 2;

@@ -48,6 +48,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
                 float2 const* fine, int inverse_flag) {
   extern __shared__ float2 smem[];
   __shared__ unsigned int tile_max_bits;
+  __shared__ Dft16Shared dft16;  // 2 KiB: the DFT-16 A fragments of every lane
   bool const inverse = inverse_flag != 0;
   int const log_l = p.log_length;
   int const log_t = p.log_tile;
@@ -86,9 +87,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
     int const n = tile_fast_in ? (e >> log_t) : (e & ((1 << log_l) - 1));
     smem[smem_slot(t, n, log_l)] = cscale(v[i], gain);
   }
+  if (threadIdx.x < 32) store_dft16_fragments(dft16, coarse, inverse);
   __syncthreads();
 
-  Dft16Fragments const frag = load_dft16_fragments(coarse, inverse);
   int log_ns = 0;
   for (int s = 0; s < p.stage_count; ++s) {
     int const log_r = p.log_radix[s];
@@ -96,9 +97,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
       // The first merge of a pass reading FP16 sees FP16 values times the power-of-two gain
       // (exact in FP32) and no twiddles: its B operands need no lo part (see merge16).
       if (log_ns == 0 && p.in_fp32 == 0) {
-        merge16<true>(smem, log_l, log_ns, frag, coarse, inverse);
+        merge16<true>(smem, log_l, log_ns, dft16, coarse, inverse);
       } else {
-        merge16<false>(smem, log_l, log_ns, frag, coarse, inverse);
+        merge16<false>(smem, log_l, log_ns, dft16, coarse, inverse);
       }
     } else if (log_r == 3) {
       merge_small<3>(smem, log_l, log_ns, coarse, inverse);
