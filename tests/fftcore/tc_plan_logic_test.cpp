@@ -69,6 +69,13 @@ void fft_double(std::vector<cd>& a) {
   }
 }
 
+/// The kernel's in-tile offset: 32-bit int arithmetic (the tests below check it cannot overflow).
+std::int64_t in_tile_offset(std::int64_t t, std::int64_t n, std::int64_t stride0,
+                            std::int64_t elem_stride) {
+  return static_cast<int>(t) * static_cast<int>(stride0) +
+         static_cast<int>(n) * static_cast<int>(elem_stride);
+}
+
 /// Runs the layout's passes on the CPU with the same index maps as the kernel.
 void emulate(PassLayout const& layout, std::vector<cd> const& in, std::vector<cd>& out) {
   std::vector<cd> ws(in.size(), cd(std::nan(""), 0));
@@ -86,19 +93,22 @@ void emulate(PassLayout const& layout, std::vector<cd> const& in, std::vector<cd
         std::vector<cd> seq(static_cast<std::size_t>(l));
         for (std::int64_t n = 0; n < l; ++n) {
           seq[static_cast<std::size_t>(n)] =
-              src_copy.at(static_cast<std::size_t>(o.in_base + t * p.in_stride[0] +
-                                                   n * p.in_elem_stride));
+              src_copy.at(static_cast<std::size_t>(o.in_base + in_tile_offset(t, n, p.in_stride[0],
+                                                                              p.in_elem_stride)));
         }
         fft_double(seq);
         for (std::int64_t k = 0; k < l; ++k) {
           cd v = seq[static_cast<std::size_t>(k)] * static_cast<double>(p.scale);
           if (p.log_twiddle_n > 0) {
-            auto const e = fftcore::detail::tc::pass_twiddle_exponent(
-                o.twiddle_base + t * p.twiddle_stride[0], k, p.log_twiddle_n);
+            // the kernel's 32-bit form (operands mod 2^32)
+            auto const e = fftcore::detail::tc::pass_twiddle_exponent32(
+                static_cast<std::uint32_t>(o.twiddle_base) +
+                    static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(p.twiddle_stride[0]),
+                static_cast<std::uint32_t>(k), p.log_twiddle_n);
             v *= std::polar(1.0, -kTwoPi * static_cast<double>(e) / std::ldexp(1.0, 28));
           }
-          dst.at(static_cast<std::size_t>(o.out_base + t * p.out_stride[0] +
-                                          k * p.out_elem_stride)) = v;
+          dst.at(static_cast<std::size_t>(
+              o.out_base + in_tile_offset(t, k, p.out_stride[0], p.out_elem_stride))) = v;
         }
       }
     }
@@ -352,6 +362,64 @@ TEST(TcPlanLogic, ScaledHalfInputsHaveNoLoPart) {
       float const hi = __half2float(__float2half_rn(x));
       float const lo = __half2float(__float2half_rn(x - hi));
       ASSERT_EQ(lo, 0.f) << "bits " << bits << " e " << e;
+    }
+  }
+}
+
+/// The kernel indexes inside a tile in 32 bits: base + (t * stride[0] + n * elem_stride) with
+/// t < T, n < L. Every plan must keep those offsets (and the strides) below 2^31.
+void expect_in_tile_offsets_fit(fftcore::PlanDesc const& d) {
+  PassLayout layout;
+  ASSERT_EQ(fftcore::detail::tc::build_layout(d, {}, layout), fftcore::Status::kSuccess);
+  constexpr std::int64_t kLimit = (std::int64_t{1} << 31) - 1;
+  for (PassParams const& p : layout.passes) {
+    std::int64_t const t_max = (std::int64_t{1} << p.log_tile) - 1;
+    std::int64_t const n_max = (std::int64_t{1} << p.log_length) - 1;
+    for (std::int64_t s : {p.in_stride[0], p.in_elem_stride, p.out_stride[0], p.out_elem_stride}) {
+      EXPECT_GE(s, 0);
+      EXPECT_LE(s, kLimit);
+    }
+    EXPECT_LE(t_max * p.in_stride[0] + n_max * p.in_elem_stride, kLimit)
+        << d.dims[0] << " x " << d.dims[1] << " batch " << d.batch;
+    EXPECT_LE(t_max * p.out_stride[0] + n_max * p.out_elem_stride, kLimit)
+        << d.dims[0] << " x " << d.dims[1] << " batch " << d.batch;
+    EXPECT_GE(p.twiddle_stride[0], 0);
+    EXPECT_LE(p.log_twiddle_n, fftcore::detail::tc::kLogTwiddleBase);
+  }
+}
+
+TEST(TcPlanLogic, InTileOffsetsFitIn32Bits) {
+  for (int k = 1; k <= 27; ++k) {
+    for (std::int64_t batch : {std::int64_t{1}, std::int64_t{3}, std::int64_t{1} << 12}) {
+      expect_in_tile_offsets_fit(desc_1d(std::int64_t{1} << k, batch));
+    }
+  }
+  for (int r = 1; r <= 14; ++r) {
+    for (int c = 1; c <= 14 && r + c <= 27; ++c) {
+      for (std::int64_t batch : {1, 5}) {
+        expect_in_tile_offsets_fit(desc_2d(std::int64_t{1} << r, std::int64_t{1} << c, batch));
+      }
+    }
+  }
+}
+
+/// The kernel's 32-bit twiddle exponent (operands mod 2^32) equals the 64-bit definition.
+TEST(TcPlanLogic, TwiddleExponent32MatchesTheReference) {
+  using fftcore::detail::tc::pass_twiddle_exponent;
+  using fftcore::detail::tc::pass_twiddle_exponent32;
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&state] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 20;  // 44 bits
+  };
+  for (int log_n = 1; log_n <= fftcore::detail::tc::kLogTwiddleBase; ++log_n) {
+    for (int i = 0; i < 20000; ++i) {
+      auto const tw = static_cast<std::int64_t>(next() >> (i % 20));
+      auto const k = static_cast<std::int64_t>(next() >> 30);  // < 2^14: k < L
+      EXPECT_EQ(pass_twiddle_exponent(tw, k, log_n),
+                pass_twiddle_exponent32(static_cast<std::uint32_t>(tw),
+                                        static_cast<std::uint32_t>(k), log_n))
+          << tw << " " << k << " " << log_n;
     }
   }
 }

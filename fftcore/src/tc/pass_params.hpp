@@ -114,4 +114,12 @@ FFTCORE_HD inline std::uint32_t pass_twiddle_exponent(std::int64_t tw, std::int6
   return static_cast<std::uint32_t>(e << (kLogTwiddleBase - log_n));
 }
 
+/// The same in 32-bit arithmetic (the kernel's form): the exponent is taken mod 2^log_n with
+/// log_n <= kLogTwiddleBase < 32, and reduction mod 2^32 commutes with + and *, so tw and k
+/// may be passed mod 2^32.
+FFTCORE_HD inline std::uint32_t pass_twiddle_exponent32(std::uint32_t tw, std::uint32_t k,
+                                                        int log_n) {
+  return ((tw * k) & ((1u << log_n) - 1u)) << (kLogTwiddleBase - log_n);
+}
+
 }  // namespace fftcore::detail::tc

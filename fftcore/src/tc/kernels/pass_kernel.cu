@@ -25,16 +25,19 @@ __device__ float tile_gain(float max_abs, PassParams const& p) {
   return ldexpf(1.f, max(-100, min(100, e - 1)));
 }
 
-__device__ __forceinline__ float2 load_element(void const* src, std::int64_t index, bool fp32) {
-  if (fp32) return static_cast<float2 const*>(src)[index];
-  return __half22float2(static_cast<__half2 const*>(src)[index]);
+/// `tile` points at the block's base element (64-bit offset applied once); `index` is the
+/// element's offset within the tile, which fits in 32 bits for every plan
+/// (tc_plan_logic_test: InTileOffsetsFitIn32Bits).
+__device__ __forceinline__ float2 load_element(char const* tile, int index, bool fp32) {
+  if (fp32) return reinterpret_cast<float2 const*>(tile)[index];
+  return __half22float2(reinterpret_cast<__half2 const*>(tile)[index]);
 }
 
-__device__ __forceinline__ void store_element(void* dst, std::int64_t index, float2 v, bool fp32) {
+__device__ __forceinline__ void store_element(char* tile, int index, float2 v, bool fp32) {
   if (fp32) {
-    static_cast<float2*>(dst)[index] = v;
+    reinterpret_cast<float2*>(tile)[index] = v;
   } else {
-    static_cast<__half2*>(dst)[index] = __float22half2_rn(v);
+    reinterpret_cast<__half2*>(tile)[index] = __float22half2_rn(v);
   }
 }
 
@@ -54,7 +57,14 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   int const log_t = p.log_tile;
   int const threads = static_cast<int>(blockDim.x);
   BlockOrigin const o = block_origin(p, blockIdx.x);
-  std::int64_t const valid_t = p.extent[0] - o.d0;  // sequences of this tile that exist
+  // Sequences of this tile that exist (<= T). Within a tile, t < T and n < L: offsets
+  // t * stride[0] + n * elem_stride are 32-bit; only the block bases are 64-bit.
+  int const valid_t =
+      static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << log_t));
+  char const* const src_tile =
+      static_cast<char const*>(src) + o.in_base * (p.in_fp32 ? 8 : 4);
+  int const in_stride0 = static_cast<int>(p.in_stride[0]);
+  int const in_elem_stride = static_cast<int>(p.in_elem_stride);
   if (threadIdx.x == 0) tile_max_bits = 0u;
   __syncthreads();
 
@@ -68,7 +78,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
     int const n = tile_fast_in ? (e >> log_t) : (e & ((1 << log_l) - 1));
     float2 x = make_float2(0.f, 0.f);
     if (t < valid_t) {
-      x = load_element(src, o.in_base + t * p.in_stride[0] + n * p.in_elem_stride, p.in_fp32);
+      x = load_element(src_tile, t * in_stride0 + n * in_elem_stride, p.in_fp32);
     }
     v[i] = x;
     local_max = fmaxf(local_max, fmaxf(fabsf(x.x), fabsf(x.y)));
@@ -114,6 +124,11 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   float const factor = p.scale / gain;
   bool const tile_fast_out = p.out_stride[0] == 1 && log_t > 0;
   std::uint32_t const fine_mask = (1u << kLogCoarse) - 1u;
+  char* const dst_tile = static_cast<char*>(dst) + o.out_base * (p.out_fp32 ? 8 : 4);
+  int const out_stride0 = static_cast<int>(p.out_stride[0]);
+  int const out_elem_stride = static_cast<int>(p.out_elem_stride);
+  auto const twiddle_base = static_cast<std::uint32_t>(o.twiddle_base);  // mod 2^32 suffices
+  auto const twiddle_stride0 = static_cast<std::uint32_t>(p.twiddle_stride[0]);
 #pragma unroll
   for (int i = 0; i < kElementsPerThread; ++i) {
     int const e = static_cast<int>(threadIdx.x) + i * threads;
@@ -122,14 +137,14 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
     if (t >= valid_t) continue;
     float2 x = cscale(smem[smem_slot(t, k, log_l)], factor);
     if (p.log_twiddle_n > 0) {
-      std::uint32_t const ex =
-          pass_twiddle_exponent(o.twiddle_base + t * p.twiddle_stride[0], k, p.log_twiddle_n);
+      std::uint32_t const ex = pass_twiddle_exponent32(
+          twiddle_base + static_cast<std::uint32_t>(t) * twiddle_stride0,
+          static_cast<std::uint32_t>(k), p.log_twiddle_n);
       float2 w = cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & fine_mask)));
       if (inverse) w.y = -w.y;
       x = cmul(x, w);
     }
-    store_element(dst, o.out_base + t * p.out_stride[0] + k * p.out_elem_stride, x,
-                  p.out_fp32);
+    store_element(dst_tile, t * out_stride0 + k * out_elem_stride, x, p.out_fp32);
   }
 }
 
