@@ -33,6 +33,7 @@ timeout "${CTEST_TIMEOUT:-330}" ctest --test-dir build --output-on-failure -j4 -
 ctest_rc=$?
 { echo "ctest rc $ctest_rc"; grep -E "tests passed|tests failed|Total Test time" "$OUT/ctest.log"
   grep -E "\((Failed|Timeout|SEGFAULT|Exception)\)|\*\*\*(Failed|Timeout|Exception)" "$OUT/ctest.log" | head -20
+  grep -h "LIGO" build/Testing/Temporary/LastTest.log 2>/dev/null | sort -u
   grep -hE "MEASURED|measured|rel(ative)? ?L2|ratio" build/Testing/Temporary/LastTest.log 2>/dev/null |
     sort -u | head -60; } > "$OUT/summary.txt"
 cat "$OUT/summary.txt" | head -40
