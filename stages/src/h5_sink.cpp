@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 // tcfft::io::OutputFile: one HDF5 file written under a temporary name and renamed into place
 // by commit(); until then the final path is untouched (an old file survives a failed run).
+// write_raw writes datasets' chunks directly with pwrite(2) when it can (see h5_sink.hpp).
 #include <tcfft/io/h5_sink.hpp>
 
 #include <tcfft/core/error.hpp>
 
 #include "h5/attributes.hpp"
+#include "h5/direct_io.hpp"
 #include "h5/dtype.hpp"
 #include "h5/handle.hpp"
 #include "h5/sink_layout.hpp"
 
 #include <unistd.h>
 
+#include <atomic>
+#include <bit>
 #include <cerrno>
 #include <chrono>
 #include <complex>
@@ -20,6 +24,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +89,8 @@ h5::Dtype stored_dtype(std::string const& word, SampleType type, std::string con
 }  // namespace
 
 struct OutputFile::Impl {
+  /// How write_raw stores a dataset: decided at its first write_raw (kUndecided until then).
+  enum class Path { kUndecided, kHdf5, kDirect };
   struct Output {
     std::string name;
     h5::Dataset dataset;
@@ -92,6 +100,9 @@ struct OutputFile::Impl {
     std::vector<std::complex<double>> widened;  // real frames stored as complex
     std::vector<double> cores_real;             // overlap-save items without their context
     std::vector<std::complex<double>> cores_complex;
+    Path path = Path::kUndecided;  // set holding both direct_mutex and the HDF5 guard
+    bool hdf5_written = false;     // write() stored frames through HDF5
+    std::optional<h5::RawMap> raw_map;
   };
 
   OutputParams params;
@@ -99,12 +110,44 @@ struct OutputFile::Impl {
   h5::File file;
   h5::Datatype memory_complex;
   std::vector<Output> outputs;
-  I64 bytes_written = 0;
+  std::atomic<I64> bytes_written = 0;
   bool committed = false;
+  // write_raw's direct path: the lock orders its checks against commit(); taken before the
+  // HDF5 guard, never while holding it.
+  std::mutex direct_mutex;
+  h5::FileDescriptor direct_fd;  // O_WRONLY on the temporary file
 
+  Output& output(int dataset_id);
+  Path choose_path(Output& out);
   void write_dataset_attributes(Output const& out) const;
   void move_into_place();
 };
+
+OutputFile::Impl::Output& OutputFile::Impl::output(int dataset_id) {
+  if (dataset_id < 0 || static_cast<std::size_t>(dataset_id) >= outputs.size()) {
+    throw IoError("write to unknown output dataset id " + std::to_string(dataset_id));
+  }
+  return outputs[static_cast<std::size_t>(dataset_id)];
+}
+
+OutputFile::Impl::Path OutputFile::Impl::choose_path(Output& out) {
+  if (out.path != Path::kUndecided) return out.path;
+  h5::Guard const guard;
+  out.path = Path::kHdf5;
+  if (std::endian::native != std::endian::little || out.hdf5_written) return out.path;
+  h5::Datatype const type(H5Dget_type(out.dataset.get()));
+  if (!type || !h5::native_layout(type.get())) return out.path;
+  // Chunks were allocated at creation (early allocation); put the metadata describing them
+  // on disk before any raw byte goes there behind HDF5's back.
+  if (H5Fflush(file.get(), H5F_SCOPE_LOCAL) < 0) return out.path;
+  auto map = h5::raw_map(file.get(), out.dataset.get(), out.dtype.file_bytes);
+  if (!map) return out.path;
+  if (!direct_fd) direct_fd = h5::open_same_file(file.get(), temporary, true);
+  if (!direct_fd) return out.path;
+  out.raw_map = std::move(map);
+  out.path = Path::kDirect;
+  return out.path;
+}
 
 void OutputFile::Impl::write_dataset_attributes(Output const& out) const {
   auto const id = out.dataset.get();
@@ -217,6 +260,8 @@ int OutputFile::add_dataset(SinkParams const& params, FrameSpec const& spec) {
   h5::PropList const links(H5Pcreate(H5P_LINK_CREATE));
   if (!space || !create || !links ||
       H5Pset_chunk(create.get(), rank, out.layout.chunk.data()) < 0 ||
+      H5Pset_alloc_time(create.get(), H5D_ALLOC_TIME_EARLY) < 0 ||
+      H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER) < 0 ||
       H5Pset_create_intermediate_group(links.get(), 1) < 0) {
     throw IoError("sink dataset '" + name + "': cannot set up creation" + h5::hdf5_detail());
   }
@@ -234,11 +279,12 @@ int OutputFile::add_dataset(SinkParams const& params, FrameSpec const& spec) {
 void OutputFile::write(int dataset_id, Frame const& frame) {
   h5::Guard const guard;
   auto& s = *impl_;
-  if (dataset_id < 0 || static_cast<std::size_t>(dataset_id) >= s.outputs.size()) {
-    throw IoError("write to unknown output dataset id " + std::to_string(dataset_id));
-  }
-  auto& out = s.outputs[static_cast<std::size_t>(dataset_id)];
+  auto& out = s.output(dataset_id);
   if (s.committed) throw IoError("sink dataset '" + out.name + "': write after commit");
+  // HDF5's chunk cache would hold stale copies of directly written chunks.
+  TCFFT_EXPECTS(out.path != Impl::Path::kDirect,
+                "sink dataset '" + out.name + "': write() after write_raw() wrote it directly");
+  out.hdf5_written = true;
   auto const& spec = out.spec;
   if (frame.first_row < 0 || frame.rows < 0 || frame.first_row + frame.rows > spec.total_rows) {
     throw IoError("sink dataset '" + out.name + "': frame rows " + std::to_string(frame.first_row) +
@@ -297,12 +343,9 @@ std::string const& OutputFile::dataset_dtype(int dataset_id) const {
 
 void OutputFile::write_raw(int dataset_id, std::int64_t frame_index, std::int64_t first_row,
                            std::int64_t rows, void const* data) {
-  h5::Guard const guard;
   auto& s = *impl_;
-  if (dataset_id < 0 || static_cast<std::size_t>(dataset_id) >= s.outputs.size()) {
-    throw IoError("write to unknown output dataset id " + std::to_string(dataset_id));
-  }
-  auto& out = s.outputs[static_cast<std::size_t>(dataset_id)];
+  std::unique_lock lock(s.direct_mutex);
+  auto& out = s.output(dataset_id);
   if (s.committed) throw IoError("sink dataset '" + out.name + "': write after commit");
   auto const& spec = out.spec;
   if (first_row < 0 || rows < 0 || first_row + rows > spec.total_rows) {
@@ -312,8 +355,20 @@ void OutputFile::write_raw(int dataset_id, std::int64_t frame_index, std::int64_
   }
   TCFFT_EXPECTS(spec.context == 0, "sink dataset '" + out.name +
                                         "': write_raw of overlap-save items (context > 0)");
+  bool const direct = s.choose_path(out) == Impl::Path::kDirect;
+  lock.unlock();
   auto const slab = h5::sink_slab(out.layout, spec, first_row, rows);
   if (slab.samples == 0) return;
+  if (direct) {
+    std::vector<h5::Run> runs;
+    h5::append_runs(*out.raw_map, slab.start, slab.count, 0, runs);
+    h5::write_runs(s.direct_fd.get(), runs, static_cast<char const*>(data),
+                   "sink dataset '" + out.name + "': writing frame " +
+                       std::to_string(frame_index) + " to '" + s.temporary + "'");
+    s.bytes_written += slab.samples * static_cast<I64>(out.dtype.file_bytes);
+    return;
+  }
+  h5::Guard const guard;
   h5::Datatype complex_float;
   hid_t memory_type = H5T_NATIVE_DOUBLE;
   if (out.dtype.name == "float32") {
@@ -340,9 +395,15 @@ void OutputFile::write_raw(int dataset_id, std::int64_t frame_index, std::int64_
 }
 
 void OutputFile::commit() {
-  h5::Guard const guard;
   auto& s = *impl_;
+  std::lock_guard const lock(s.direct_mutex);
+  h5::Guard const guard;
   if (s.committed) throw IoError("output file '" + s.params.path + "' committed twice");
+  // Directly written chunks are in the page cache like HDF5's own writes; no fsync either way.
+  if (int const error = s.direct_fd.close(); error != 0) {
+    throw IoError("closing output file '" + s.temporary + "' (direct writes) failed: " +
+                  std::strerror(error));
+  }
   bool closed = true;
   for (auto& out : s.outputs) closed = out.dataset.close() >= 0 && closed;
   s.outputs.clear();
@@ -365,6 +426,12 @@ std::string const& OutputFile::temporary_path() const noexcept {
 
 std::int64_t OutputFile::bytes_written() const noexcept {
   return impl_->bytes_written;
+}
+
+bool OutputFile::direct_io(int dataset_id) const {
+  auto& s = *impl_;
+  std::lock_guard const lock(s.direct_mutex);
+  return s.output(dataset_id).path == Impl::Path::kDirect;
 }
 
 }  // namespace tcfft::io

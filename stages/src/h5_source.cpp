@@ -6,6 +6,7 @@
 #include <tcfft/core/error.hpp>
 
 #include "h5/attributes.hpp"
+#include "h5/direct_io.hpp"
 #include "h5/dtype.hpp"
 #include "h5/handle.hpp"
 #include "h5/source_layout.hpp"
@@ -15,6 +16,8 @@
 #include <complex>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -94,12 +97,20 @@ struct H5Source::Impl {
   I64 next_index = 0;
   I64 bytes_read = 0;
   I64 replaced = 0;
+  // read_raw's direct path (see read_raw): decided once, then used without the HDF5 lock.
+  std::once_flag direct_once;
+  std::optional<h5::RawMap> raw_map;
+  h5::FileDescriptor direct_fd;
+  std::vector<h5::Run> runs;
 
   void open_file();
   void open_dataset();
   void build_spec();
   void read_blocks(Frame& frame, std::vector<h5::Block> const& blocks);
   void read_raw_blocks(Frame const& frame, std::vector<h5::Block> const& blocks, char* target);
+  void prepare_direct();
+  void read_direct(Frame const& frame, std::vector<h5::Block> const& blocks, char* target);
+  [[nodiscard]] std::string items_text(Frame const& frame) const;
   void check_and_scale(Frame& frame, I64 samples);
   [[noreturn]] void throw_nonfinite(I64 first_row, I64 index, std::string const& what) const;
 };
@@ -364,12 +375,47 @@ void H5Source::Impl::read_raw_blocks(Frame const& frame, std::vector<h5::Block> 
                             block.count.data(), nullptr) < 0 ||
         H5Dread(dataset.get(), memory_raw.get(), memory.get(), file_space.get(), H5P_DEFAULT,
                 at) < 0) {
-      throw IoError(where + ": reading items " + std::to_string(frame.first_row) + ".." +
-                    std::to_string(frame.first_row + frame.rows - 1) + " failed" +
-                    h5::hdf5_detail());
+      throw IoError(items_text(frame) + " failed" + h5::hdf5_detail());
     }
     bytes_read += block.samples * static_cast<I64>(dtype.file_bytes);
   }
+}
+
+std::string H5Source::Impl::items_text(Frame const& frame) const {
+  return where + ": reading items " + std::to_string(frame.first_row) + ".." +
+         std::to_string(frame.first_row + frame.rows - 1);
+}
+
+void H5Source::Impl::prepare_direct() {
+  std::call_once(direct_once, [this] {
+    h5::Guard const guard;
+    h5::Datatype const type(H5Dget_type(dataset.get()));
+    if (!type || !h5::native_layout(type.get())) return;
+    auto map = h5::raw_map(file.get(), dataset.get(), dtype.file_bytes);
+    if (!map) return;
+    auto fd = h5::open_same_file(file.get(), params.path, false);
+    if (!fd) return;
+    raw_map = std::move(map);
+    direct_fd = std::move(fd);
+  });
+}
+
+void H5Source::Impl::read_direct(Frame const& frame, std::vector<h5::Block> const& blocks,
+                                 char* target) {
+  runs.clear();
+  I64 samples = 0;
+  for (auto const& block : blocks) {
+    h5::append_runs(*raw_map, block.start, block.count,
+                    static_cast<std::size_t>(block.offset) * dtype.file_bytes, runs);
+    samples += block.samples;
+  }
+  h5::read_runs(direct_fd.get(), runs, target, items_text(frame));
+  bytes_read += samples * static_cast<I64>(dtype.file_bytes);
+}
+
+bool H5Source::direct_io() const {
+  impl_->prepare_direct();
+  return impl_->raw_map.has_value();
 }
 
 std::size_t H5Source::raw_element_bytes() const noexcept {
@@ -377,8 +423,10 @@ std::size_t H5Source::raw_element_bytes() const noexcept {
 }
 
 bool H5Source::read_raw(Frame& frame, void* buffer, std::size_t capacity) {
-  h5::Guard const guard;
   auto& s = *impl_;
+  s.prepare_direct();
+  std::optional<h5::Guard> guard;  // the direct path takes no HDF5 lock
+  if (!s.raw_map) guard.emplace();
   if (s.next_row >= s.spec.total_rows) return false;
   I64 const rows = std::min(s.spec.rows_per_frame, s.spec.total_rows - s.next_row);
   auto const bytes = static_cast<std::size_t>(rows * s.spec.item_size()) * s.dtype.file_bytes;
@@ -390,11 +438,20 @@ bool H5Source::read_raw(Frame& frame, void* buffer, std::size_t capacity) {
   frame.rows = rows;
   auto const blocks = h5::blocks_for(s.layout, frame.first_row, rows);
   auto* target = static_cast<char*>(buffer);
-  s.read_raw_blocks(frame, blocks, target);
-  I64 samples = 0;
-  for (auto const& block : blocks) samples = std::max(samples, block.offset + block.samples);
-  auto const filled = static_cast<std::size_t>(samples) * s.dtype.file_bytes;
-  std::fill(target + filled, target + bytes, char{0});
+  if (s.raw_map) {
+    s.read_direct(frame, blocks, target);
+  } else {
+    s.read_raw_blocks(frame, blocks, target);
+  }
+  // Zero what no block covers: overlap-save context outside the series, final-item padding.
+  std::size_t covered = 0;
+  for (auto const& block : blocks) {
+    auto const begin = static_cast<std::size_t>(block.offset) * s.dtype.file_bytes;
+    if (begin > covered) std::fill(target + covered, target + begin, char{0});
+    auto const end = begin + static_cast<std::size_t>(block.samples) * s.dtype.file_bytes;
+    covered = std::max(covered, end);
+  }
+  if (bytes > covered) std::fill(target + covered, target + bytes, char{0});
   ++s.next_index;
   s.next_row += rows;
   return true;

@@ -4,7 +4,10 @@
 // run that fails or is interrupted removes the temporary file, so a file at the final path is
 // always complete. An existing file at the final path is refused unless overwrite is set.
 //
-// Every dataset is chunked and carries attributes h5py/h5dump users can read without our code:
+// Every dataset is chunked (chunks of about 1 MiB, no filters, all allocated when the dataset is
+// created: H5D_ALLOC_TIME_EARLY, with H5D_FILL_TIME_NEVER so that allocation writes nothing and
+// a new file's unwritten chunks are holes; a committed file has every sample written) and
+// carries attributes h5py/h5dump users can read without our code:
 //   domain ("time"/"frequency"), sample_rate (Hz) or frequency_step (Hz) and, for one-sided
 //   spectra, frequency_start = 0; units; time_length; valid_length; series_length and context
 //   (overlap-save items, see frame.hpp; a time-domain series is stored without the context).
@@ -48,9 +51,25 @@ class OutputFile {
   /// converted to the stored dtype's memory layout (float, double, or {r, i} pairs of them),
   /// rows * item_size elements; the zero padding of a trimmed series is skipped as write()
   /// skips it. Throws IoError naming the dataset, the frame and the file.
+  ///
+  /// Direct path: at a dataset's first write_raw, the metadata is flushed (H5Fflush) and the
+  /// address of every chunk looked up; from then on write_raw writes the frame's bytes into the
+  /// chunks with pwrite(2) on a descriptor of its own (O_WRONLY on the temporary file), without
+  /// the process-wide HDF5 lock, so it overlaps HDF5 work on other threads (the source's
+  /// reads). Safe because HDF5 never holds these chunks: they were allocated at creation and
+  /// nothing was written into them (fill time never), and no H5Dwrite/H5Dread touches the
+  /// dataset, so its chunk cache stays empty and H5Fclose writes only metadata, never stale
+  /// raw data. Hence write() on a dataset that write_raw wrote directly is refused
+  /// (TCFFT_EXPECTS), and a dataset already written by write() keeps going through HDF5.
+  /// Datasets are written through HDF5 also when the direct path is impossible (big-endian
+  /// machine, a lookup failed). Frames of one dataset may be written from several threads at
+  /// once (disjoint rows). Call add_dataset before the first write_raw of any thread.
   void write_raw(int dataset_id, std::int64_t frame_index, std::int64_t first_row,
                  std::int64_t rows, void const* data);
-  /// Closes and renames to the final path. Throws IoError/OutputError.
+  /// Whether write_raw writes dataset `dataset_id` directly (false before its first write_raw).
+  [[nodiscard]] bool direct_io(int dataset_id) const;
+  /// Closes the direct-write descriptor, then the HDF5 file (no fsync), and renames it to the
+  /// final path. Call it after every write has returned. Throws IoError/OutputError.
   void commit();
 
   [[nodiscard]] std::string const& path() const noexcept;

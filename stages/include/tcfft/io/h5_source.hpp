@@ -54,8 +54,18 @@ class H5Source {
   /// `frame`'s index, first_row and rows, leaves its sample vectors alone. No scaling and no
   /// non-finite check (the caller does both, see throw_nonfinite). Returns false at the end.
   /// Shares the frame cursor with read(). Throws IoError, or TCFFT_EXPECTS when the buffer is
-  /// too small.
+  /// too small. Overlap-save context outside the series is zero bytes too.
+  ///
+  /// Direct path: when HDF5 stores the dataset raw (no filters; contiguous, or chunked with
+  /// every chunk allocated at full size; a plain file, no userblock under chunked data) in a
+  /// little-endian standard dtype (int8..uint64, IEEE float32/float64, packed {r, i} of those),
+  /// read_raw reads the frame's bytes with pread(2) on a descriptor of its own, without the
+  /// process-wide HDF5 lock, so it overlaps HDF5 work on other threads (the sink's writes).
+  /// Otherwise, and on big-endian machines, it reads through HDF5 under the lock. The bytes are
+  /// the same either way. read() always reads through HDF5.
   bool read_raw(Frame& frame, void* buffer, std::size_t capacity);
+  /// Whether read_raw takes the direct path for this dataset (decided once, on first use).
+  [[nodiscard]] bool direct_io() const;
   /// Throws the InputError read() throws for a non-finite sample: sample `index` of the frame
   /// starting at item `first_row`, whose value is re (+ i im for complex dtypes).
   [[noreturn]] void throw_nonfinite(std::int64_t first_row, std::int64_t index, double re,
