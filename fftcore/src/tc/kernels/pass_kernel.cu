@@ -10,6 +10,8 @@
 
 #include <cuda_fp16.h>
 
+#include <type_traits>
+
 namespace fftcore::detail::tc {
 namespace {
 
@@ -25,19 +27,77 @@ __device__ float tile_gain(float max_abs, PassParams const& p) {
   return ldexpf(1.f, max(-100, min(100, e - 1)));
 }
 
-/// `tile` points at the block's base element (64-bit offset applied once); `index` is the
-/// element's offset within the tile, which fits in 32 bits for every plan
-/// (tc_plan_logic_test: InTileOffsetsFitIn32Bits).
-__device__ __forceinline__ float2 load_element(char const* tile, int index, bool fp32) {
-  if (fp32) return reinterpret_cast<float2 const*>(tile)[index];
-  return __half22float2(reinterpret_cast<__half2 const*>(tile)[index]);
+/// Element e = threadIdx.x + i * blockDim.x of a tile: sequence t, index n. `fast` when the
+/// tile's sequences are adjacent in memory (t fastest, whole segments per warp).
+struct TileIndex {
+  int t;
+  int n;
+};
+__device__ __forceinline__ TileIndex tile_index(int e, bool fast, int log_t, int log_l) {
+  if (fast) return {e & ((1 << log_t) - 1), e >> log_t};
+  return {e >> log_l, e & ((1 << log_l) - 1)};
 }
 
-__device__ __forceinline__ void store_element(char* tile, int index, float2 v, bool fp32) {
-  if (fp32) {
-    reinterpret_cast<float2*>(tile)[index] = v;
-  } else {
-    reinterpret_cast<__half2*>(tile)[index] = __float22half2_rn(v);
+__device__ __forceinline__ float2 to_float2(float2 r) { return r; }
+__device__ __forceinline__ float2 to_float2(__half2 r) { return __half22float2(r); }
+template <typename Raw>
+__device__ __forceinline__ Raw from_float2(float2 v);
+template <>
+__device__ __forceinline__ float2 from_float2<float2>(float2 v) {
+  return v;
+}
+template <>
+__device__ __forceinline__ __half2 from_float2<__half2>(float2 v) {
+  return __float22half2_rn(v);
+}
+
+/// A tile's accesses: `tile` points at the block's base element (the 64-bit offset applied
+/// once); within the tile, t * stride0 + n * elem_stride fits in 32 bits for every plan
+/// (tc_plan_logic_test: InTileOffsetsFitIn32Bits).
+struct TileAccess {
+  int stride0;
+  int elem_stride;
+  bool fast;
+  int log_t;
+  int log_l;
+  int valid_t;  ///< sequences of the tile that exist, >= 1
+};
+
+/// Loads the thread's elements (0 for sequences past the end). All loads are issued before any
+/// value is converted: the raw values first (a predicated load each), the conversions after,
+/// so that no branch region holds a load and its use (one around each load and FP16
+/// conversion made every load wait for the previous one's data).
+template <typename Raw>
+__device__ __forceinline__ void load_tile(float2 (&v)[kElementsPerThread], char const* tile,
+                                          TileAccess const& a) {
+  Raw raw[kElementsPerThread];
+  int const threads = static_cast<int>(blockDim.x);
+#pragma unroll
+  for (int i = 0; i < kElementsPerThread; ++i) {
+    TileIndex const x = tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t,
+                                   a.log_l);
+    Raw r = from_float2<Raw>(make_float2(0.f, 0.f));
+    if (x.t < a.valid_t) {
+      r = reinterpret_cast<Raw const*>(tile)[x.t * a.stride0 + x.n * a.elem_stride];
+    }
+    raw[i] = r;
+  }
+#pragma unroll
+  for (int i = 0; i < kElementsPerThread; ++i) v[i] = to_float2(raw[i]);
+}
+
+/// Stores the thread's elements [begin, end) of the sequences that exist.
+template <typename Raw>
+__device__ __forceinline__ void store_tile(char* tile, float2 const (&v)[kElementsPerThread],
+                                           TileAccess const& a, int begin, int end) {
+  int const threads = static_cast<int>(blockDim.x);
+#pragma unroll
+  for (int i = begin; i < end; ++i) {
+    TileIndex const x = tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t,
+                                   a.log_l);
+    if (x.t < a.valid_t) {
+      reinterpret_cast<Raw*>(tile)[x.t * a.stride0 + x.n * a.elem_stride] = from_float2<Raw>(v[i]);
+    }
   }
 }
 
@@ -63,25 +123,22 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
       static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << log_t));
   char const* const src_tile =
       static_cast<char const*>(src) + o.in_base * (p.in_fp32 ? 8 : 4);
-  int const in_stride0 = static_cast<int>(p.in_stride[0]);
-  int const in_elem_stride = static_cast<int>(p.in_elem_stride);
   if (threadIdx.x == 0) tile_max_bits = 0u;
   __syncthreads();
 
   bool const tile_fast_in = p.in_stride[0] == 1 && log_t > 0;
+  TileAccess const in_access{static_cast<int>(p.in_stride[0]), static_cast<int>(p.in_elem_stride),
+                             tile_fast_in, log_t, log_l, valid_t};
   float2 v[kElementsPerThread];
+  if (p.in_fp32) {
+    load_tile<float2>(v, src_tile, in_access);
+  } else {
+    load_tile<__half2>(v, src_tile, in_access);
+  }
   float local_max = 0.f;
 #pragma unroll
   for (int i = 0; i < kElementsPerThread; ++i) {
-    int const e = static_cast<int>(threadIdx.x) + i * threads;
-    int const t = tile_fast_in ? (e & ((1 << log_t) - 1)) : (e >> log_l);
-    int const n = tile_fast_in ? (e >> log_t) : (e & ((1 << log_l) - 1));
-    float2 x = make_float2(0.f, 0.f);
-    if (t < valid_t) {
-      x = load_element(src_tile, t * in_stride0 + n * in_elem_stride, p.in_fp32);
-    }
-    v[i] = x;
-    local_max = fmaxf(local_max, fmaxf(fabsf(x.x), fabsf(x.y)));
+    local_max = fmaxf(local_max, fmaxf(fabsf(v[i].x), fabsf(v[i].y)));
   }
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) {
@@ -125,26 +182,46 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   bool const tile_fast_out = p.out_stride[0] == 1 && log_t > 0;
   std::uint32_t const fine_mask = (1u << kLogCoarse) - 1u;
   char* const dst_tile = static_cast<char*>(dst) + o.out_base * (p.out_fp32 ? 8 : 4);
-  int const out_stride0 = static_cast<int>(p.out_stride[0]);
-  int const out_elem_stride = static_cast<int>(p.out_elem_stride);
+  TileAccess const out_access{static_cast<int>(p.out_stride[0]),
+                              static_cast<int>(p.out_elem_stride), tile_fast_out, log_t, log_l,
+                              valid_t};
+  // In chunks of 8 elements: all values (and their twiddle loads) first, the stores after,
+  // without a branch per element in between (values of sequences past the end are computed
+  // and dropped); the (block-uniform) twiddle test is outside the loop. A branch per element
+  // made each element's twiddle loads wait for the previous element's; chunks of 8 keep the
+  // loads in flight within the registers.
   auto const twiddle_base = static_cast<std::uint32_t>(o.twiddle_base);  // mod 2^32 suffices
   auto const twiddle_stride0 = static_cast<std::uint32_t>(p.twiddle_stride[0]);
+  constexpr int kChunk = 8;
+  auto const finish = [&](auto twiddled, int begin) {
 #pragma unroll
-  for (int i = 0; i < kElementsPerThread; ++i) {
-    int const e = static_cast<int>(threadIdx.x) + i * threads;
-    int const t = tile_fast_out ? (e & ((1 << log_t) - 1)) : (e >> log_l);
-    int const k = tile_fast_out ? (e >> log_t) : (e & ((1 << log_l) - 1));
-    if (t >= valid_t) continue;
-    float2 x = cscale(smem[smem_slot(t, k, log_l)], factor);
-    if (p.log_twiddle_n > 0) {
-      std::uint32_t const ex = pass_twiddle_exponent32(
-          twiddle_base + static_cast<std::uint32_t>(t) * twiddle_stride0,
-          static_cast<std::uint32_t>(k), p.log_twiddle_n);
-      float2 w = cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & fine_mask)));
-      if (inverse) w.y = -w.y;
-      x = cmul(x, w);
+    for (int i = begin; i < begin + kChunk; ++i) {
+      TileIndex const x = tile_index(static_cast<int>(threadIdx.x) + i * threads, tile_fast_out,
+                                     log_t, log_l);
+      float2 y = cscale(smem[smem_slot(x.t, x.n, log_l)], factor);
+      if constexpr (decltype(twiddled)::value) {
+        std::uint32_t const ex = pass_twiddle_exponent32(
+            twiddle_base + static_cast<std::uint32_t>(x.t) * twiddle_stride0,
+            static_cast<std::uint32_t>(x.n), p.log_twiddle_n);
+        float2 w = cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & fine_mask)));
+        if (inverse) w.y = -w.y;
+        y = cmul(y, w);
+      }
+      v[i] = y;
     }
-    store_element(dst_tile, t * out_stride0 + k * out_elem_stride, x, p.out_fp32);
+    if (p.out_fp32) {
+      store_tile<float2>(dst_tile, v, out_access, begin, begin + kChunk);
+    } else {
+      store_tile<__half2>(dst_tile, v, out_access, begin, begin + kChunk);
+    }
+  };
+#pragma unroll
+  for (int begin = 0; begin < kElementsPerThread; begin += kChunk) {
+    if (p.log_twiddle_n > 0) {
+      finish(std::true_type{}, begin);
+    } else {
+      finish(std::false_type{}, begin);
+    }
   }
 }
 
