@@ -59,12 +59,8 @@ FrameSpec FftStage::configure(FrameSpec const& in) {
   if (onesided) out_spec_.shape.back() = nx / 2 + 1;
   out_spec_.valid_length = out_spec_.shape.back();
 
-  try {
-    engine_ = make_fft_engine(engine_params_, engine_shape,
-                              std::max<std::int64_t>(in.rows_per_frame, 1) * rows_per_item_);
-  } catch (FftError const& e) {
-    throw FftError(name_ + ": " + e.what());
-  }
+  engine_ = detail::make_stage_engine(name_, engine_params_, engine_shape, in.rows_per_frame,
+                                      rows_per_item_);
   return out_spec_;
 }
 

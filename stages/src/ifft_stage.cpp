@@ -63,12 +63,8 @@ FrameSpec IfftStage::configure(FrameSpec const& in) {
     auto const last = in.series_length - (in.total_rows - 1) * core;
     if (last > 0 && last <= core) out_spec_.valid_length = last;
   }
-  try {
-    engine_ = make_fft_engine(engine_params_, engine_shape,
-                              std::max<std::int64_t>(in.rows_per_frame, 1) * rows_per_item_);
-  } catch (FftError const& e) {
-    throw FftError(name_ + ": " + e.what());
-  }
+  engine_ = detail::make_stage_engine(name_, engine_params_, engine_shape, in.rows_per_frame,
+                                      rows_per_item_);
   return out_spec_;
 }
 

@@ -3,11 +3,15 @@
 // strings for messages and numpy's normalisation factors.
 #pragma once
 
+#include <tcfft/core/error.hpp>
 #include <tcfft/core/frame.hpp>
+#include <tcfft/stages/fft_engine.hpp>
 #include <tcfft/stages/params.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,20 @@ inline void prepare_output(Frame const& in, FrameSpec const& spec, Frame& out) {
   out.index = in.index;
   out.first_row = in.first_row;
   out.resize_for(spec, in.rows);
+}
+
+/// make_fft_engine for `rows_per_frame` frames of `rows_per_item` engine rows each, with the
+/// stage's name in front of an FftError (e.g. an FP16 size the backend cannot do).
+inline std::unique_ptr<FftEngine> make_stage_engine(std::string const& stage,
+                                                    FftEngineParams const& params,
+                                                    std::vector<std::int64_t> const& shape,
+                                                    std::int64_t rows_per_frame,
+                                                    std::int64_t rows_per_item) {
+  try {
+    return make_fft_engine(params, shape, std::max<std::int64_t>(rows_per_frame, 1) * rows_per_item);
+  } catch (FftError const& e) {
+    throw FftError(stage + ": " + e.what());
+  }
 }
 
 }  // namespace tcfft::stages::detail
