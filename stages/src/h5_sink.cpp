@@ -119,6 +119,9 @@ struct OutputFile::Impl {
 
   Output& output(int dataset_id);
   Path choose_path(Output& out);
+  /// H5Dwrite of `data` (in `memory_type`) into `slab` of `out`; the caller holds h5::Guard.
+  void write_slab(Output& out, h5::SinkSlab const& slab, hid_t memory_type, void const* data,
+                  std::int64_t frame_index);
   void write_dataset_attributes(Output const& out) const;
   void move_into_place();
 };
@@ -128,6 +131,24 @@ OutputFile::Impl::Output& OutputFile::Impl::output(int dataset_id) {
     throw IoError("write to unknown output dataset id " + std::to_string(dataset_id));
   }
   return outputs[static_cast<std::size_t>(dataset_id)];
+}
+
+void OutputFile::Impl::write_slab(Output& out, h5::SinkSlab const& slab, hid_t memory_type,
+                                  void const* data, std::int64_t frame_index) {
+  // Memory in the file selection's own shape: a 1-D memory space against an N-D chunked
+  // selection sends HDF5 down its slow general path (11.5 s -> 0.97 s for a 268 MB image stack).
+  h5::Dataspace const memory(
+      H5Screate_simple(static_cast<int>(slab.count.size()), slab.count.data(), nullptr));
+  h5::Dataspace const file_space(H5Dget_space(out.dataset.get()));
+  if (!memory || !file_space ||
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, slab.start.data(), nullptr,
+                          slab.count.data(), nullptr) < 0 ||
+      H5Dwrite(out.dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT, data) <
+          0) {
+    throw IoError("sink dataset '" + out.name + "': writing frame " + std::to_string(frame_index) +
+                  " to '" + temporary + "' failed" + h5::hdf5_detail());
+  }
+  bytes_written += slab.samples * static_cast<I64>(out.dtype.file_bytes);
 }
 
 OutputFile::Impl::Path OutputFile::Impl::choose_path(Output& out) {
@@ -318,19 +339,7 @@ void OutputFile::write(int dataset_id, Frame const& frame) {
     data = out.widened.data();
     memory_type = s.memory_complex.get();
   }
-  // Memory in the file selection's own shape (see h5_source.cpp: 1-D memory is 50x slower).
-  h5::Dataspace const memory(
-      H5Screate_simple(static_cast<int>(slab.count.size()), slab.count.data(), nullptr));
-  h5::Dataspace const file_space(H5Dget_space(out.dataset.get()));
-  if (!memory || !file_space ||
-      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, slab.start.data(), nullptr,
-                          slab.count.data(), nullptr) < 0 ||
-      H5Dwrite(out.dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT, data) <
-          0) {
-    throw IoError("sink dataset '" + out.name + "': writing frame " + std::to_string(frame.index) +
-                  " to '" + s.temporary + "' failed" + h5::hdf5_detail());
-  }
-  s.bytes_written += slab.samples * static_cast<I64>(out.dtype.file_bytes);
+  s.write_slab(out, slab, memory_type, data, frame.index);
 }
 
 std::string const& OutputFile::dataset_dtype(int dataset_id) const {
@@ -379,19 +388,7 @@ void OutputFile::write_raw(int dataset_id, std::int64_t frame_index, std::int64_
   } else if (out.dtype.name == "complex128") {
     memory_type = s.memory_complex.get();
   }
-  // Memory in the file selection's own shape (see h5_source.cpp: 1-D memory is 50x slower).
-  h5::Dataspace const memory(
-      H5Screate_simple(static_cast<int>(slab.count.size()), slab.count.data(), nullptr));
-  h5::Dataspace const file_space(H5Dget_space(out.dataset.get()));
-  if (!memory || !file_space ||
-      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, slab.start.data(), nullptr,
-                          slab.count.data(), nullptr) < 0 ||
-      H5Dwrite(out.dataset.get(), memory_type, memory.get(), file_space.get(), H5P_DEFAULT, data) <
-          0) {
-    throw IoError("sink dataset '" + out.name + "': writing frame " + std::to_string(frame_index) +
-                  " to '" + s.temporary + "' failed" + h5::hdf5_detail());
-  }
-  s.bytes_written += slab.samples * static_cast<I64>(out.dtype.file_bytes);
+  s.write_slab(out, slab, memory_type, data, frame_index);
 }
 
 void OutputFile::commit() {
