@@ -23,6 +23,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,12 @@ std::string case_name(::testing::TestParamInfo<Case> const& info) {
   name += '_';
   name += std::to_string(info.index);
   return name;
+}
+
+// Readable parameters in test listings (ctest shows GetParam() otherwise as raw bytes).
+void PrintTo(Case const& c, std::ostream* os) {
+  auto const name = case_name(::testing::TestParamInfo<Case>(c, 0));
+  *os << name.substr(0, name.rfind('_'));  // without the instance index
 }
 
 class CufftBackend : public tcfft::testing::GpuTestWithParam<Case> {};

@@ -20,6 +20,7 @@
 #include <complex>
 #include <cstdint>
 #include <iostream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ std::string case_name(::testing::TestParamInfo<EngineCase> const& info) {
     name += std::to_string(extent);
   }
   return name;
+}
+
+// Readable parameters in test listings (ctest shows GetParam() otherwise as raw bytes).
+void PrintTo(EngineCase const& c, std::ostream* os) {
+  *os << case_name(::testing::TestParamInfo<EngineCase>(c, 0));
 }
 
 std::int64_t item_size(std::vector<std::int64_t> const& shape) {
