@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <limits>
 #include <numeric>
 #include <type_traits>
 #include <utility>
@@ -291,30 +293,37 @@ bool WelchStage::finish(Frame& out) {
 
 std::string WelchStage::report() const {
   if (params_.report_peaks <= 0 || results_.size() < static_cast<std::size_t>(out_bins_)) return {};
-  std::vector<std::int64_t> peaks;
+  // Lines are local maxima ranked by prominence: their power over the median of the bins
+  // around them. Ranking by power alone lists the steep low-frequency wall of recorded strain
+  // (or any coloured noise) instead of its narrow lines.
+  constexpr std::int64_t kHalfWindow = 16;
+  auto const power = [this](std::int64_t k) { return results_[static_cast<std::size_t>(k)]; };
+  std::vector<std::pair<double, std::int64_t>> peaks;  // (prominence, bin)
+  std::vector<double> window;
   for (std::int64_t k = 1; k + 1 < out_bins_; ++k) {
-    auto const p = results_[static_cast<std::size_t>(k)];
-    if (p > results_[static_cast<std::size_t>(k - 1)] &&
-        p >= results_[static_cast<std::size_t>(k + 1)]) {
-      peaks.push_back(k);
-    }
+    if (!(power(k) > power(k - 1) && power(k) >= power(k + 1))) continue;
+    auto const lo = std::max<std::int64_t>(0, k - kHalfWindow);
+    auto const hi = std::min<std::int64_t>(out_bins_ - 1, k + kHalfWindow);
+    window.assign(results_.begin() + lo, results_.begin() + hi + 1);
+    auto const mid = window.begin() + static_cast<std::ptrdiff_t>(window.size() / 2);
+    std::nth_element(window.begin(), mid, window.end());
+    double const median = *mid > 0 ? *mid : std::numeric_limits<double>::min();
+    peaks.emplace_back(power(k) / median, k);
   }
   auto const count =
       std::min<std::size_t>(peaks.size(), static_cast<std::size_t>(params_.report_peaks));
   std::partial_sort(peaks.begin(), peaks.begin() + static_cast<std::ptrdiff_t>(count), peaks.end(),
-                    [this](std::int64_t a, std::int64_t b) {
-                      return results_[static_cast<std::size_t>(a)] >
-                             results_[static_cast<std::size_t>(b)];
-                    });
-  std::string text = "strongest lines:";
+                    std::greater<>());
+  std::string text = "most prominent lines:";
   for (std::size_t i = 0; i < count; ++i) {
-    auto const k = peaks[i];
+    auto const k = peaks[i].second;
     double const f =
         use_r2c_ ? static_cast<double>(k) * in_spec_.sample_rate / static_cast<double>(segment_)
                  : static_cast<double>(k <= segment_ / 2 ? k : k - segment_) *
                        in_spec_.sample_rate / static_cast<double>(segment_);
     text += (i == 0 ? " " : ", ") + format_number("%.2f", f) + " Hz (" +
-            format_number("%.1e", results_[static_cast<std::size_t>(k)]) + ")";
+            format_number("%.1e", power(k)) + ", " + format_number("%.0f", peaks[i].first) +
+            "x local median)";
   }
   return count == 0 ? std::string() : text;
 }

@@ -349,7 +349,7 @@ TEST(WelchReport, StrongestLines) {
   stage.process(frame, out);
   ASSERT_TRUE(stage.finish(out));
   auto const report = stage.report();
-  EXPECT_EQ(report.rfind("strongest lines: 60.00 Hz (", 0), 0u) << report;
+  EXPECT_EQ(report.rfind("most prominent lines: 60.00 Hz (", 0), 0u) << report;
   EXPECT_NE(report.find(", 120.00 Hz ("), std::string::npos) << report;
 }
 

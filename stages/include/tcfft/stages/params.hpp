@@ -66,7 +66,7 @@ struct WelchParams {
   std::string scaling = "density";///< density (unit^2/Hz) | spectrum (unit^2)
   std::string detrend = "constant"; ///< none | constant (scipy's default)
   bool onesided = true;
-  int report_peaks = 0;           ///< list the k strongest lines at the end of the run
+  int report_peaks = 0;           ///< list the k most prominent lines (power over local median)
 };
 
 struct FilterParams {
