@@ -49,21 +49,26 @@ FrameSpec FftStage::configure(FrameSpec const& in) {
   if (window_ != WindowKind::kBoxcar)
     window_values_ = make_window(window_, nx, params_.tukey_alpha);
 
-  bool const onesided = in.type == SampleType::kReal && params_.onesided;
-  out_spec_ = in;
-  out_spec_.type = SampleType::kComplex;
-  out_spec_.domain = Domain::kFrequency;
-  out_spec_.onesided = onesided;
-  out_spec_.time_length = nx;
-  out_spec_.time_rows = two_d && !last_axis_only_ ? in.shape[0] : 0;
-  if (onesided) out_spec_.shape.back() = nx / 2 + 1;
-  out_spec_.valid_length = out_spec_.shape.back();
+  out_spec_ = fft_output_spec(in, params_.onesided, last_axis_only_);
 
   engine_ = detail::make_stage_engine(name_, engine_params_, engine_shape, in.rows_per_frame,
                                       rows_per_item_);
   return out_spec_;
 }
 
+
+FrameSpec fft_output_spec(FrameSpec const& in, bool onesided, bool last_axis_only) {
+  std::int64_t const nx = in.shape.back();
+  FrameSpec out = in;
+  out.type = SampleType::kComplex;
+  out.domain = Domain::kFrequency;
+  out.onesided = in.type == SampleType::kReal && onesided;
+  out.time_length = nx;
+  out.time_rows = in.shape.size() == 2 && !last_axis_only ? in.shape[0] : 0;
+  if (out.onesided) out.shape.back() = nx / 2 + 1;
+  out.valid_length = out.shape.back();
+  return out;
+}
 bool FftStage::process(Frame const& in, Frame& out) {
   TCFFT_EXPECTS(engine_ != nullptr, "fft stage used before configure");
   detail::prepare_output(in, out_spec_, out);

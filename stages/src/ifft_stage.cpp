@@ -52,22 +52,28 @@ FrameSpec IfftStage::configure(FrameSpec const& in) {
   for (auto extent : engine_shape) points *= extent;
   scale_ = detail::norm_factor(params_.norm, points, false);
 
-  out_spec_ = in;
-  out_spec_.domain = Domain::kTime;
-  out_spec_.type = in.onesided ? SampleType::kReal : SampleType::kComplex;
-  out_spec_.onesided = false;
-  out_spec_.shape.back() = nx;
-  out_spec_.valid_length = nx;
-  if (!two_d && in.series_length > 0 && in.total_rows > 0) {
-    auto const core = nx - 2 * in.context;  // the series' share of an item (see frame.hpp)
-    auto const last = in.series_length - (in.total_rows - 1) * core;
-    if (last > 0 && last <= core) out_spec_.valid_length = last;
-  }
+  out_spec_ = ifft_output_spec(in);
   engine_ = detail::make_stage_engine(name_, engine_params_, engine_shape, in.rows_per_frame,
                                       rows_per_item_);
   return out_spec_;
 }
 
+
+FrameSpec ifft_output_spec(FrameSpec const& in) {
+  std::int64_t const nx = in.time_length;
+  FrameSpec out = in;
+  out.domain = Domain::kTime;
+  out.type = in.onesided ? SampleType::kReal : SampleType::kComplex;
+  out.onesided = false;
+  out.shape.back() = nx;
+  out.valid_length = nx;
+  if (in.shape.size() == 1 && in.series_length > 0 && in.total_rows > 0) {
+    auto const core = nx - 2 * in.context;  // the series' share of an item (see frame.hpp)
+    auto const last = in.series_length - (in.total_rows - 1) * core;
+    if (last > 0 && last <= core) out.valid_length = last;
+  }
+  return out;
+}
 bool IfftStage::process(Frame const& in, Frame& out) {
   TCFFT_EXPECTS(engine_ != nullptr, "ifft stage used before configure");
   detail::prepare_output(in, out_spec_, out);

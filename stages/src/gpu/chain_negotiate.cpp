@@ -5,7 +5,9 @@
 #include <tcfft/gpu/gpu_chain.hpp>
 
 #include <tcfft/core/error.hpp>
+#include <tcfft/stages/fft_stage.hpp>
 #include <tcfft/stages/filter_response.hpp>
+#include <tcfft/stages/ifft_stage.hpp>
 #include <tcfft/stages/windows.hpp>
 
 #include "gpu/chain_impl.hpp"
@@ -183,14 +185,7 @@ void Negotiation::fft(FftParams const& p, std::string const& name) {
     }
   }
   add_fft(name, true, rows_only, p.norm);
-  bool const onesided = spec_.type == SampleType::kReal && p.onesided;
-  spec_.type = SampleType::kComplex;
-  spec_.domain = Domain::kFrequency;
-  spec_.onesided = onesided;
-  spec_.time_length = nx;
-  spec_.time_rows = two_d && !rows_only ? spec_.shape[0] : 0;
-  if (onesided) spec_.shape.back() = nx / 2 + 1;
-  spec_.valid_length = spec_.shape.back();
+  spec_ = stages::fft_output_spec(spec_, p.onesided, rows_only);
 }
 
 void Negotiation::ifft(IfftParams const& p, std::string const& name) {
@@ -204,17 +199,8 @@ void Negotiation::ifft(IfftParams const& p, std::string const& name) {
     throw NoGpuForm(name + ": configuration the host stage refuses");
   }
   add_fft(name, false, rows_only, p.norm);
-  bool const onesided = spec_.onesided;
-  spec_.domain = Domain::kTime;
-  spec_.type = onesided ? SampleType::kReal : SampleType::kComplex;
-  spec_.onesided = false;
-  spec_.shape.back() = nx;
-  spec_.valid_length = nx;
-  if (!two_d && spec_.series_length > 0 && spec_.total_rows > 0) {
-    auto const last = spec_.series_length - (spec_.total_rows - 1) * nx;
-    if (last > 0 && last <= nx) spec_.valid_length = last;
-  }
-  imag_is_noise_ = onesided;
+  imag_is_noise_ = spec_.onesided;
+  spec_ = stages::ifft_output_spec(spec_);
 }
 
 void Negotiation::filter(FilterParams const& p, std::string const& name) {

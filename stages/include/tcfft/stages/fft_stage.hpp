@@ -30,6 +30,12 @@ namespace tcfft::stages {
 /// (frequency items are never padded); series_length is passed through so that the ifft stage
 /// can restore the valid length of a padded final segment. Frequency-domain input is a
 /// ConfigError.
+/// The spec a forward transform emits for `in` (time domain, 1-D or 2-D items): complex
+/// frequency items, one-sided (n/2+1 bins along the last axis) when `onesided` and the input is
+/// real; `last_axis_only` marks 2-D items transformed along their rows only (time_rows 0).
+/// Shared by FftStage and the GPU chain so both paths describe their output alike.
+[[nodiscard]] FrameSpec fft_output_spec(FrameSpec const& in, bool onesided, bool last_axis_only);
+
 class FftStage final : public Stage {
  public:
   FftStage(FftParams params, FftEngineParams engine, int index);

@@ -27,6 +27,12 @@ namespace tcfft::stages {
 /// from series_length for 1-D series (the final segment's real samples; of its core, without
 /// the context, for overlap-save items), else time_length. context passes through.
 /// Time-domain or real input is a ConfigError naming the stage.
+/// The spec an inverse transform emits for a checked frequency-domain `in`: time items of
+/// time_length samples, real when `in` is one-sided, with valid_length restored for the final
+/// item of a series (the core of an overlap-save item, see frame.hpp). Shared by IfftStage and
+/// the GPU chain.
+[[nodiscard]] FrameSpec ifft_output_spec(FrameSpec const& in);
+
 class IfftStage final : public Stage {
  public:
   IfftStage(IfftParams params, FftEngineParams engine, int index);
