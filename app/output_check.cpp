@@ -2,6 +2,7 @@
 #include "output_check.hpp"
 
 #include <tcfft/core/error.hpp>
+#include <tcfft/version.hpp>
 #include <unistd.h>
 
 #include <filesystem>
@@ -29,6 +30,14 @@ void check_output_path(OutputParams const& output) {
   if (fs::is_directory(path, ec)) {
     throw OutputError("output.path: '" + output.path + "' is a directory");
   }
+}
+
+void stamp_output(io::OutputFile& output, PipelineConfig const& config, std::string const& device) {
+  output.set_attribute("program", "tcfft-pipeline");
+  output.set_attribute("version", kVersion);
+  output.set_attribute("config", config.effective_yaml);
+  output.set_attribute("input", config.input.path + ":" + config.input.dataset);
+  output.set_attribute("device", device);
 }
 
 }  // namespace tcfft::app

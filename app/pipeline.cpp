@@ -162,11 +162,7 @@ RunSummary run_pipeline(PipelineConfig const& config, RunOptions const& options)
   }
 
   io::OutputFile output(config.output, kVersion);
-  output.set_attribute("program", "tcfft-pipeline");
-  output.set_attribute("version", kVersion);
-  output.set_attribute("config", config.effective_yaml);
-  output.set_attribute("input", config.input.path + ":" + config.input.dataset);
-  output.set_attribute("device", summary.device);
+  stamp_output(output, config, summary.device);
   attach_sinks(config, chain, output);
 
   std::vector<Frame> buffers(chain.stages.size());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "streaming_run.hpp"
 
+#include "output_check.hpp"
 #include "progress.hpp"
 
 #include <tcfft/core/error.hpp>
@@ -21,11 +22,7 @@ RunSummary run_streaming(PipelineConfig const& config, RunOptions const& options
                          std::atomic<bool> const& stop_requested) {
   auto const start = std::chrono::steady_clock::now();
   io::OutputFile output(config.output, kVersion);
-  output.set_attribute("program", "tcfft-pipeline");
-  output.set_attribute("version", kVersion);
-  output.set_attribute("config", config.effective_yaml);
-  output.set_attribute("input", config.input.path + ":" + config.input.dataset);
-  output.set_attribute("device", summary.device);
+  stamp_output(output, config, summary.device);
   std::vector<int> dataset_ids;
   for (auto const& sink : chain.sinks()) {
     try {
