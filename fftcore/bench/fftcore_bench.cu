@@ -2,7 +2,8 @@
 // fftcore_bench: the Tensor Core FP16 backend against cuFFT FP16 and FP32, measured in the same
 // run, with the device-to-device copy bandwidth as the physical floor. ~2^28 elements per call
 // for every 1-D size 2^1..2^27 and a set of 2-D shapes. Prints a markdown table.
-//   fftcore_bench [--quick]    (--quick: fewer repeats)
+//   fftcore_bench [--quick] [--only NAME[,NAME...]]
+//   (--quick: fewer repeats; --only: just the named rows, e.g. "2^12,512x512", for ncu)
 #include <fftcore/fftcore.hpp>
 
 #include <cuda_fp16.h>
@@ -111,7 +112,18 @@ struct Case {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool const quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      quick = true;
+    } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      only = "," + std::string(argv[++i]) + ",";
+    } else {
+      std::fprintf(stderr, "usage: fftcore_bench [--quick] [--only NAME[,NAME...]]\n");
+      return 2;
+    }
+  }
   int const repeats = quick ? 5 : 11;
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "properties");
@@ -149,6 +161,7 @@ int main(int argc, char** argv) {
     d.backend = fftcore::Backend::kTensorCore;
     std::string name = c.rows > 1 ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
                                   : "2^" + std::to_string(__builtin_ctzll(n));
+    if (!only.empty() && only.find("," + name + ",") == std::string::npos) continue;
     fftcore::Plan plan;
     fftcore::Status const made = fftcore::make_plan(d, plan);
     float tc_ms = -1;
