@@ -6,6 +6,8 @@
 //                 complex product Y = F16 X (16x16 by 16x8), the twiddles applied to the B
 //                 fragments in registers and both operands split into FP16 hi + lo parts:
 //                 A_hi B_hi + A_hi B_lo + A_lo B_hi, 3 MMAs per real product, 12 per tile.
+//                 Each lane's twiddles of a column come from one table load (W^k) and FP32
+//                 powers of it (merge16_twiddles).
 //                 merge16<true> is the first merge of a pass with FP16 input: its data is an
 //                 FP16 value times a power of two, so B_lo is exactly zero and its MMAs are
 //                 left out (8 per tile; the sums are bit-identical).
@@ -126,6 +128,11 @@ __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared 
     int const t = c >> log_cols;
     int const j = c & col_mask;
     std::uint32_t re_hi[2], re_lo[2], im_hi[2], im_lo[2];
+    float2 tw[2][2];
+    if (!kExactB && log_ns > 0) {
+      merge16_twiddles(tw, coarse_twiddle(coarse, merge_twiddle_index(j, 1, 4, log_ns), inverse),
+                       quad);
+    }
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
       HalfSplit re[2], im[2];
@@ -133,9 +140,7 @@ __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared 
       for (int h = 0; h < 2; ++h) {
         int const m = 2 * quad + h + 8 * r;
         float2 x = smem[smem_slot(t, merge_read_index(j, m, log_l, 4), log_l)];
-        if (!kExactB && log_ns > 0) {
-          x = cmul(x, coarse_twiddle(coarse, merge_twiddle_index(j, m, 4, log_ns), inverse));
-        }
+        if (!kExactB && log_ns > 0) x = cmul(x, tw[r][h]);
         if constexpr (kExactB) {
           re[h] = {__float2half_rn(x.x), __half{}};
           im[h] = {__float2half_rn(x.y), __half{}};
@@ -197,11 +202,17 @@ __device__ inline void merge_small(float2* smem, int log_l, int log_ns, float2 c
     int const beta = threadIdx.x + s * static_cast<int>(blockDim.x);
     int const t = beta >> log_b;
     int const j = beta & b_mask;
+    // W^(m k) as running powers of one table value W^k (at most 7 FP32 products deep:
+    // relative error below 2^-21, far under the FP16 rounding of the results).
+    float2 w1 = make_float2(1.f, 0.f);
+    if (log_ns > 0) w1 = coarse_twiddle(coarse, merge_twiddle_index(j, 1, kLogR, log_ns), inverse);
+    float2 wm = w1;
 #pragma unroll
     for (int m = 0; m < kR; ++m) {
       float2 x = smem[smem_slot(t, merge_read_index(j, m, log_l, kLogR), log_l)];
       if (log_ns > 0 && m > 0) {
-        x = cmul(x, coarse_twiddle(coarse, merge_twiddle_index(j, m, kLogR, log_ns), inverse));
+        if (m > 1) wm = cmul(wm, w1);
+        x = cmul(x, wm);
       }
       v[s][m] = x;
     }

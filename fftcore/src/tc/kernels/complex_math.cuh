@@ -21,6 +21,23 @@ __device__ __forceinline__ float2 coarse_twiddle(float2 const* coarse, int index
   return w;
 }
 
+/// The lane's four merge-16 twiddles W^(m k), m = 2 quad + {0, 1, 8, 9} (tw[r][h] for
+/// m = 2 quad + h + 8 r), from w1 = W^k alone: powers by FP32 products, at most five deep, so
+/// their relative error stays a few 2^-24, far below the FP16 rounding of the results. One
+/// table load per column instead of four scattered ones (those loads, up to 32 cache lines per
+/// warp instruction, were the largest part of the kernel's L1 traffic).
+__device__ __forceinline__ void merge16_twiddles(float2 (&tw)[2][2], float2 w1, int quad) {
+  float2 const w2 = cmul(w1, w1);
+  float2 const w4 = cmul(w2, w2);
+  float2 const w8 = cmul(w4, w4);
+  float2 base = (quad & 1) != 0 ? w2 : make_float2(1.f, 0.f);
+  if ((quad & 2) != 0) base = cmul(base, w4);
+  tw[0][0] = base;
+  tw[0][1] = cmul(base, w1);
+  tw[1][0] = cmul(base, w8);
+  tw[1][1] = cmul(tw[1][0], w1);
+}
+
 /// W_8^k (k < 8) without a table: the twiddles inside the radix-2/4/8 butterflies.
 __device__ __forceinline__ float2 w8(int k, bool inverse) {
   constexpr float c = 0.70710678118654752f;
