@@ -413,6 +413,10 @@ void OutputFile::commit() {
   s.committed = true;
 }
 
+std::string stored_dtype_name(SinkParams const& params, FrameSpec const& spec) {
+  return stored_dtype(params.dtype, spec.type, params.dataset).name;
+}
+
 std::string const& OutputFile::path() const noexcept {
   return impl_->params.path;
 }

@@ -176,6 +176,27 @@ TEST(OutputFile, DtypesRoundTrip) {
   EXPECT_EQ(test::read_complex(path, "/c64"), complex_frame.complex);  // halves: exact in f32
 }
 
+TEST(OutputFile, StoredDtypeNameIsWhatAddDatasetStores) {
+  TempDir dir;
+  auto const real = real_rows(2, 4, 2);
+  auto complex = real;
+  complex.type = SampleType::kComplex;
+  OutputFile out(output_at(dir.file("x.h5")), "0.1");
+  int count = 0;
+  for (FrameSpec const* spec : std::vector<FrameSpec const*>{&real, &complex}) {
+    for (std::string const dtype : {"auto", "complex64", "complex128"}) {
+      auto const params = sink("/d" + std::to_string(count++), dtype);
+      EXPECT_EQ(stored_dtype_name(params, *spec), out.dataset_dtype(out.add_dataset(params, *spec)))
+          << dtype;
+    }
+  }
+  EXPECT_EQ(stored_dtype_name(sink("/y", "float32"), real), "float32");
+  EXPECT_EQ(stored_dtype_name(sink("/y"), real), "float64");
+  EXPECT_TRUE(contains(
+      error_of<ConfigError>([&] { (void)stored_dtype_name(sink("/y", "float32"), complex); }),
+      "sink dataset '/y': dtype 'float32' cannot hold complex data"));
+}
+
 TEST(OutputFile, ShapesGroupsAndAttributes) {
   TempDir dir;
   auto const path = dir.file("x.h5");

@@ -81,4 +81,9 @@ class OutputFile {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The dtype OutputFile::add_dataset stores a sink's data in (float32, float64, complex64 or
+/// complex128; auto is float64 for real and complex128 for complex data), without creating
+/// anything. Throws ConfigError as add_dataset does (e.g. float32 for complex data).
+[[nodiscard]] std::string stored_dtype_name(SinkParams const& params, FrameSpec const& spec);
+
 }  // namespace tcfft::io
