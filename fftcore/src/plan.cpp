@@ -50,6 +50,14 @@ Status validate(PlanDesc const& desc) noexcept {
   if (desc.precision != Precision::kHalf && desc.precision != Precision::kSingle) {
     return Status::kInvalidArgument;
   }
+  if (desc.kind != Transform::kC2C && desc.kind != Transform::kR2C &&
+      desc.kind != Transform::kC2R) {
+    return Status::kInvalidArgument;
+  }
+  // A real transform halves its last axis: it needs at least 2 points there.
+  if (desc.kind != Transform::kC2C && desc.dims[desc.rank - 1] < 2) {
+    return Status::kUnsupportedSize;
+  }
   return Status::kSuccess;
 }
 
@@ -94,6 +102,12 @@ Status execute(Plan const& plan, void const* in, void* out, Direction direction,
   if (direction != Direction::kForward && direction != Direction::kInverse) {
     return Status::kInvalidArgument;
   }
+  Transform const kind = plan.desc().kind;
+  if ((kind == Transform::kR2C && direction != Direction::kForward) ||
+      (kind == Transform::kC2R && direction != Direction::kInverse)) {
+    return Status::kWrongDirection;
+  }
+  if (kind != Transform::kC2C && in == out) return Status::kInvalidArgument;  // out-of-place only
   auto const align = element_bytes(plan.desc().precision);
   if (reinterpret_cast<std::uintptr_t>(in) % align != 0 ||
       reinterpret_cast<std::uintptr_t>(out) % align != 0) {

@@ -22,6 +22,8 @@ char const* to_string(Status status) noexcept {
     case Status::kBackendError: return "cuFFT error";
     case Status::kInvalidPlan: return "invalid plan";
     case Status::kInternal: return "internal error";
+    case Status::kWrongDirection:
+      return "direction not allowed by the plan (R2C is forward only, C2R inverse only)";
   }
   return "unknown status";
 }

@@ -16,6 +16,27 @@
 // `batch` transforms stored back to back (distance = product of dims), natural order in and out.
 // `in == out` transforms in place.
 //
+// Real-input transforms (PlanDesc::kind, cuFFT's R2C / C2R conventions):
+//   kR2C: x real (`__half` for kHalf, `float` for kSingle), X = the forward transform above,
+//         of which only the non-redundant half is stored (X[n-k] = conj(X[k]) for real x):
+//         rank 1: n/2 + 1 complex outputs X[0..n/2] per transform;
+//         rank 2: rows x (cols/2 + 1) complex outputs, row-major (the last axis is halved).
+//   kC2R: the inverse: that half spectrum in, the real inverse transform out (the missing half
+//         taken as the conjugate mirror; the imaginary parts of X[0] and, for even n, X[n/2]
+//         are ignored, as cuFFT does).
+//   Batches are back to back on each side: elements() reals apart on the real side,
+//   spectrum_elements() complex values apart on the complex side. n in the scale is elements()
+//   (the real points), so R2C then C2R with kByN on one of them returns the input.
+//   Direction rule: a kR2C plan runs Direction::kForward only, a kC2R plan kInverse only;
+//   execute answers kWrongDirection otherwise. Real transforms are out-of-place only
+//   (`in == out` is kInvalidArgument), the input is never written, and both pointers must be
+//   aligned to element_bytes(precision) (the Tensor Core backend reads the reals in pairs).
+//   The last dimension must be >= 2 (a real transform of 1 point is kUnsupportedSize).
+//   Workspace: larger than the complex plan's (workspace_bytes() says how much): the Tensor
+//   Core backend computes a real transform of n points as a complex one of n/2 points whose
+//   result it keeps in FP32 in the workspace (8 bytes per complex value, plus the 2-D column
+//   stage's input in FP32); the cuFFT backend keeps a copy of the (pre-scaled) input there.
+//
 // Lifecycle: can_implement (a question, no allocation) -> make_plan (allocates the plan's
 // tables, synchronous) -> execute many times on any stream with a caller-owned workspace of
 // workspace_bytes() -> the Plan's destructor. A plan is immutable after creation, so one plan
@@ -45,6 +66,7 @@ enum class Status : int {
   kBackendError,       ///< cuFFT returned an error
   kInvalidPlan,        ///< execute on an empty (moved-from or failed) plan
   kInternal,
+  kWrongDirection,     ///< execute direction not allowed by the plan (R2C forward, C2R inverse)
 };
 
 /// A short English description of `status`, e.g. "unsupported size".
@@ -59,6 +81,10 @@ enum class Scaling : int { kNone, kByN, kBySqrtN };
 /// Element type of input and output: interleaved complex FP16 (`__half2`) or FP32 (`float2`).
 enum class Precision : int { kHalf, kSingle };
 
+/// What is transformed: complex to complex (the default), real to half-spectrum complex
+/// (forward only), or half-spectrum complex to real (inverse only). See the file comment.
+enum class Transform : int { kC2C = 0, kR2C, kC2R };
+
 /// kAuto picks the Tensor Core backend when it can do the descriptor, cuFFT otherwise.
 enum class Backend : int { kAuto, kTensorCore, kCufft };
 
@@ -71,16 +97,37 @@ struct PlanDesc {
   Precision precision = Precision::kHalf;
   Scaling scaling = Scaling::kNone;
   Backend backend = Backend::kAuto;
+  Transform kind = Transform::kC2C;       ///< last, so that older initialisers keep working
 
-  /// Elements of one transform (the product of the dims in use).
+  /// Elements of one transform (the product of the dims in use); the real points for R2C/C2R.
   [[nodiscard]] std::int64_t elements() const noexcept {
     return rank == 2 ? dims[0] * dims[1] : dims[0];
+  }
+  /// Complex values of one transform on its complex side: elements() for kC2C, the half
+  /// spectrum for kR2C / kC2R (rank 1: n/2 + 1; rank 2: rows * (cols/2 + 1)).
+  [[nodiscard]] std::int64_t spectrum_elements() const noexcept {
+    if (kind == Transform::kC2C) return elements();
+    return rank == 2 ? dims[0] * (dims[1] / 2 + 1) : dims[0] / 2 + 1;
   }
 };
 
 /// Bytes of one complex element of `precision` (4 for kHalf, 8 for kSingle).
 [[nodiscard]] constexpr std::size_t element_bytes(Precision precision) noexcept {
   return precision == Precision::kHalf ? 4 : 8;
+}
+
+/// Bytes of one real element of `precision` (2 for kHalf, 4 for kSingle).
+[[nodiscard]] constexpr std::size_t real_element_bytes(Precision precision) noexcept {
+  return precision == Precision::kHalf ? 2 : 4;
+}
+
+/// Bytes of the `batch` inputs (`input` = true) or outputs (false) of execute for `desc`.
+[[nodiscard]] inline std::size_t buffer_bytes(PlanDesc const& desc, bool input) noexcept {
+  bool const real_side = (desc.kind == Transform::kR2C && input) ||
+                         (desc.kind == Transform::kC2R && !input);
+  auto const count = static_cast<std::size_t>(
+      desc.batch * (real_side ? desc.elements() : desc.spectrum_elements()));
+  return count * (real_side ? real_element_bytes(desc.precision) : element_bytes(desc.precision));
 }
 
 namespace detail {
@@ -120,7 +167,8 @@ class Plan {
 [[nodiscard]] Status make_plan(PlanDesc const& desc, Plan& plan) noexcept;
 
 /// Enqueues the transform on `stream`. `in`/`out` hold desc.batch * desc.elements() elements of
-/// the plan's precision; `in == out` is in place. `workspace` may be null when
+/// the plan's precision (real transforms: buffer_bytes(desc, true / false) bytes, see the
+/// file comment); `in == out` is in place (complex transforms only). `workspace` may be null when
 /// workspace_bytes() is 0.
 [[nodiscard]] Status execute(Plan const& plan, void const* in, void* out, Direction direction,
                              void* workspace, std::size_t workspace_bytes,
