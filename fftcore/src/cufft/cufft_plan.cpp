@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The cuFFT backend behind detail::BackendPlan: one cufftXtMakePlanMany plan (CUDA_C_16F or
-// CUDA_C_32F, batched, rank 1 or 2, natural layout) run on the caller's stream and workspace,
+// CUDA_C_32F, batched, rank 1 or 2, natural layout; R2C / C2R in cufft_real_plan.cpp) run on the caller's stream and workspace,
 // with fftcore's scaling policy applied by a small kernel (scale.cu), since cuFFT never scales.
 //
 // FP16 and overflow: for kByN and kBySqrtN the input is first multiplied by an exact power of
@@ -14,53 +14,19 @@
 // and the enqueue (not the GPU work) is serialised. The scaling kernels run outside the lock.
 #include <fftcore/fftcore.hpp>
 
+#include "cufft/cufft_support.hpp"
 #include "cufft/scale.hpp"
 #include "detail/backend_plan.hpp"
 
 #include <cufft.h>
 #include <cufftXt.h>
 
-#include <cmath>
 #include <cstdint>
 #include <mutex>
 #include <new>
 
 namespace fftcore::detail {
 namespace {
-
-bool is_power_of_two(std::int64_t v) noexcept { return v > 0 && (v & (v - 1)) == 0; }
-
-int log2_exact(std::int64_t v) noexcept {
-  int bits = 0;
-  while ((std::int64_t{1} << bits) < v) ++bits;
-  return bits;
-}
-
-Status from_cufft(cufftResult result) noexcept {
-  switch (result) {
-    case CUFFT_SUCCESS: return Status::kSuccess;
-    case CUFFT_INVALID_SIZE: return Status::kUnsupportedSize;
-    case CUFFT_ALLOC_FAILED: return from_cuda(cudaErrorMemoryAllocation);
-    case CUFFT_INVALID_DEVICE: return Status::kArchMismatch;
-    default: return Status::kBackendError;
-  }
-}
-
-// The factors applied before (into `out`) and after the cuFFT execution.
-struct ScaleSplit {
-  float pre = 1.0f;
-  float post = 1.0f;
-};
-
-ScaleSplit split_scale(PlanDesc const& desc) noexcept {
-  if (desc.scaling == Scaling::kNone) return {};
-  auto const n = static_cast<double>(desc.elements());
-  double const total = desc.scaling == Scaling::kByN ? 1.0 / n : 1.0 / std::sqrt(n);
-  if (desc.precision == Precision::kSingle) return {1.0f, static_cast<float>(total)};
-  // FP16: n is a power of two (cufft_can_implement), so both factors below are exact for kByN.
-  double const pre = std::ldexp(1.0, -(log2_exact(desc.elements()) / 2));
-  return {static_cast<float>(pre), static_cast<float>(total / pre)};
-}
 
 // A plan whose transforms are all 1 point: the DFT is the identity, only the scale applies.
 // (cuFFT is not asked for 1-point transforms.)
@@ -107,7 +73,9 @@ class CufftPlan final : public BackendPlan {
       if (s != Status::kSuccess) return s;
       source = out;
     }
-    if (Status s = exec_locked(source, out, direction, workspace, stream); s != Status::kSuccess) {
+    int const sign = direction == Direction::kForward ? CUFFT_FORWARD : CUFFT_INVERSE;
+    if (Status s = exec_locked(mutex_, handle_, workspace_, source, out, sign, workspace, stream);
+        s != Status::kSuccess) {
       return s;
     }
     if (scale_.post != 1.0f) {
@@ -117,50 +85,12 @@ class CufftPlan final : public BackendPlan {
   }
 
  private:
-  Status exec_locked(void* in, void* out, Direction direction, void* workspace,
-                     cudaStream_t stream) const noexcept {
-    try {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (Status s = from_cufft(cufftSetStream(handle_, stream)); s != Status::kSuccess) {
-        return s;
-      }
-      if (workspace_ > 0) {
-        if (Status s = from_cufft(cufftSetWorkArea(handle_, workspace)); s != Status::kSuccess) {
-          return s;
-        }
-      }
-      int const sign = direction == Direction::kForward ? CUFFT_FORWARD : CUFFT_INVERSE;
-      return from_cufft(cufftXtExec(handle_, in, out, sign));
-    } catch (...) {  // std::mutex::lock may throw std::system_error
-      return Status::kInternal;
-    }
-  }
-
   cufftHandle handle_;
   std::size_t workspace_;
   Precision precision_;
   std::size_t count_;  // complex elements of all transforms of one execute
   ScaleSplit scale_;
   mutable std::mutex mutex_;  // guards the handle's stream and work area (see file comment)
-};
-
-// Owns a cufftHandle until it is handed to a CufftPlan.
-class HandleGuard {
- public:
-  explicit HandleGuard(cufftHandle handle) noexcept : handle_(handle) {}
-  ~HandleGuard() {
-    if (owned_) (void)cufftDestroy(handle_);
-  }
-  HandleGuard(HandleGuard const&) = delete;
-  HandleGuard& operator=(HandleGuard const&) = delete;
-  cufftHandle release() noexcept {
-    owned_ = false;
-    return handle_;
-  }
-
- private:
-  cufftHandle handle_;
-  bool owned_ = true;
 };
 
 }  // namespace
@@ -171,6 +101,9 @@ Status cufft_can_implement(PlanDesc const& desc) noexcept {
     if (desc.dims[axis] <= 0) return Status::kInvalidArgument;
   }
   if (desc.batch <= 0) return Status::kInvalidArgument;
+  if (desc.kind != Transform::kC2C && desc.dims[desc.rank - 1] < 2) {
+    return Status::kUnsupportedSize;  // a real transform halves its last axis
+  }
   if (desc.precision == Precision::kHalf) {
     // cuFFT's rule for CUDA_C_16F: every dimension a power of two.
     for (int axis = 0; axis < desc.rank; ++axis) {
@@ -185,6 +118,7 @@ Status cufft_can_implement(PlanDesc const& desc) noexcept {
 Status make_cufft_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>& out) noexcept {
   out.reset();
   if (Status s = cufft_can_implement(desc); s != Status::kSuccess) return s;
+  if (desc.kind != Transform::kC2C) return make_cufft_real_plan(desc, out);
   // cuFFT sees only the extents > 1: a [1][n] or [n][1] item is a 1-D transform of n contiguous
   // points, and a 1-point transform is the identity.
   long long dims[2] = {1, 1};

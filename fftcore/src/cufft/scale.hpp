@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Element-wise scaling of interleaved complex arrays on a stream, used by the cuFFT backend for
+// Element-wise scaling of interleaved complex (and real) arrays on a stream, used by the cuFFT backend for
 // its scaling policy (cuFFT itself never scales). Host-compilable declaration; kernel in scale.cu.
 #pragma once
 
@@ -16,5 +16,10 @@ namespace fftcore::detail {
 [[nodiscard]] cudaError_t launch_complex_scale(Precision precision, void const* in, void* out,
                                                std::size_t count, float factor,
                                                cudaStream_t stream) noexcept;
+
+/// The same for `count` real elements (`__half` or `float`), for the real-input transforms.
+[[nodiscard]] cudaError_t launch_real_scale(Precision precision, void const* in, void* out,
+                                            std::size_t count, float factor,
+                                            cudaStream_t stream) noexcept;
 
 }  // namespace fftcore::detail
