@@ -29,6 +29,12 @@ class BackendPlan {
 [[nodiscard]] Status tensor_core_can_implement(PlanDesc const& desc) noexcept;
 [[nodiscard]] Status make_tensor_core_plan(PlanDesc const& desc,
                                            std::unique_ptr<BackendPlan>& out) noexcept;
+/// Its R2C / C2R plans (src/tc/tc_real_plan.cpp), called by make_tensor_core_plan.
+[[nodiscard]] Status make_tensor_core_real_plan(PlanDesc const& desc,
+                                                std::unique_ptr<BackendPlan>& out) noexcept;
+/// Plan-time device check of the Tensor Core backend: sm_80+, kernel images present, shared
+/// memory limits raised (kArchMismatch, or kCudaError).
+[[nodiscard]] Status check_tensor_core_device() noexcept;
 
 /// Records `error` as last_cuda_error() and returns kCudaError, or kSuccess for cudaSuccess.
 Status from_cuda(cudaError_t error) noexcept;

@@ -191,6 +191,30 @@ Status check_descriptor(PlanDesc const& desc) noexcept {
   return Status::kSuccess;
 }
 
+namespace {
+
+/// Per-pass scale, FP16/FP32 flags and the workspace of `passes` (already buffer-assigned) for
+/// transforms of `total` elements in all.
+Status finish_layout(Scaling scaling, bool fp32_intermediate, std::int64_t total,
+                     PassLayout& layout) noexcept {
+  bool uses_workspace = false;
+  for (auto& p : layout.passes) {
+    if (p.blocks >= (std::int64_t{1} << 31)) return Status::kUnsupportedSize;
+    double const l = std::ldexp(1.0, p.log_length);
+    p.scale = scaling == Scaling::kByN       ? static_cast<float>(1.0 / l)
+              : scaling == Scaling::kBySqrtN ? static_cast<float>(1.0 / std::sqrt(l))
+                                             : 1.0f;
+    p.in_fp32 = fp32_intermediate && p.src == Buffer::kWorkspace;
+    p.out_fp32 = fp32_intermediate && p.dst == Buffer::kWorkspace;
+    uses_workspace = uses_workspace || p.dst == Buffer::kWorkspace;
+  }
+  layout.workspace_bytes =
+      uses_workspace ? static_cast<std::size_t>(total) * (fp32_intermediate ? 8u : 4u) : 0;
+  return Status::kSuccess;
+}
+
+}  // namespace
+
 Status build_layout(PlanDesc const& desc, PlanOptions const& options,
                     PassLayout& layout) noexcept {
   if (Status s = check_descriptor(desc); s != Status::kSuccess) return s;
@@ -209,22 +233,25 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
         options.fp32_intermediate ||
         (desc.rank == 2 && desc.elements() <= kMaxElementsFp32Intermediate2d);
     assign_buffers(passes, fp32_intermediate);
-    bool uses_workspace = false;
-    for (auto& p : passes) {
-      if (p.blocks >= (std::int64_t{1} << 31)) return Status::kUnsupportedSize;
-      double const l = std::ldexp(1.0, p.log_length);
-      p.scale = desc.scaling == Scaling::kByN       ? static_cast<float>(1.0 / l)
-                : desc.scaling == Scaling::kBySqrtN ? static_cast<float>(1.0 / std::sqrt(l))
-                                                    : 1.0f;
-      p.in_fp32 = fp32_intermediate && p.src == Buffer::kWorkspace;
-      p.out_fp32 = fp32_intermediate && p.dst == Buffer::kWorkspace;
-      uses_workspace = uses_workspace || p.dst == Buffer::kWorkspace;
-    }
-    if (uses_workspace) {
-      layout.workspace_bytes = static_cast<std::size_t>(desc.batch * desc.elements()) *
-                               (fp32_intermediate ? 8u : 4u);
-    }
-    return Status::kSuccess;
+    return finish_layout(desc.scaling, fp32_intermediate, desc.batch * desc.elements(), layout);
+  } catch (std::bad_alloc const&) {
+    return Status::kInternal;
+  }
+}
+
+Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Scaling scaling,
+                         PassLayout& layout) noexcept {
+  if (log_n < 1 || log_n > kLogMaxLength1d || vector < 1 || batch < 1) {
+    return Status::kUnsupportedSize;
+  }
+  if ((std::int64_t{1} << log_n) * vector > (std::int64_t{1} << 40) / batch) {
+    return Status::kUnsupportedSize;
+  }
+  try {
+    layout = PassLayout{};
+    append_axis(log_n, vector, batch, layout.passes);
+    assign_buffers(layout.passes, false);
+    return finish_layout(scaling, false, batch * vector * (std::int64_t{1} << log_n), layout);
   } catch (std::bad_alloc const&) {
     return Status::kInternal;
   }

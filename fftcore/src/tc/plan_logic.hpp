@@ -26,12 +26,21 @@ struct PlanOptions {
 };
 
 /// kSuccess when the Tensor Core backend does `desc`: FP16; rank 1 with n = 2^k, k = 1..27;
-/// rank 2 with both dims 2^k, k = 1..14, and rows * cols <= 2^27; any batch >= 1.
+/// rank 2 with both dims 2^k, k = 1..14, and rows * cols <= 2^27; any batch >= 1. The same
+/// sizes for every Transform kind (n counts the real points of R2C / C2R).
 [[nodiscard]] Status check_descriptor(PlanDesc const& desc) noexcept;
 
 /// Builds the passes of `desc` (which must pass check_descriptor) into `layout`.
 [[nodiscard]] Status build_layout(PlanDesc const& desc, PlanOptions const& options,
                                   PassLayout& layout) noexcept;
+
+/// The passes of batch x vector FFTs of 2^log_n points on data laid out
+/// [batch][2^log_n][vector] (`vector` need not be a power of two: the last tile of columns is
+/// partial), each pass scaled by its share of `scaling`, FP16 between passes. The first pass
+/// reads kIn, the last writes kOut. Used by the real transforms (real_layout.cpp) for their
+/// row FFTs (vector 1) and their column FFTs over cols/2 + 1 columns.
+[[nodiscard]] Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch,
+                                       Scaling scaling, PassLayout& layout) noexcept;
 
 /// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
 /// adjacent independent columns (1 for a contiguous axis) is split into.

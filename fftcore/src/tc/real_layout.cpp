@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// Real-transform planning: the complex sub-plans, their buffer mapping, the split scale and
+// the workspace regions.
+//
+// Scale: the row FFT scales by s_r (1/M or 1/sqrt(M) spread over its passes, as any complex
+// plan), the column FFT by s_c (1/rows or 1/sqrt(rows)); the split step applies the rest of
+// the policy's 1/n or 1/sqrt(n), n = M * 2 * rows: 1/2 or 1/sqrt(2) (1 for kNone), in both
+// directions (the C2R split of real_split.hpp already includes the factor 2 that turns the
+// M-point inverse into the n-point one).
+//
+// Workspace: [Y: rows x (M+1) float2, rank 2 only][region R], where R holds Z (rows x M
+// float2) followed by the row FFT's workspace, or, at other times, the column FFT's workspace:
+// the column FFT runs only while Z and the row workspace are dead (after the split in R2C,
+// before it in C2R, all on one stream).
+#include "tc/real_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fftcore::detail::tc {
+namespace {
+
+constexpr std::size_t kAlign = 256;
+
+std::size_t align_up(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+int log2_of(std::int64_t v) {
+  int log = 0;
+  while ((std::int64_t{1} << log) < v) ++log;
+  return log;
+}
+
+bool fp32_buffer(RealBuffer b) { return b == RealBuffer::kZ || b == RealBuffer::kY; }
+
+/// Sets the FP16/FP32 flags of the passes reading or writing the FP32 buffers Z and Y.
+void map_precision(RealLayout const& layout, bool column, PassLayout& sub) {
+  for (auto& p : sub.passes) {
+    if (fp32_buffer(real_buffer(layout, column, p.src))) p.in_fp32 = 1;
+    if (fp32_buffer(real_buffer(layout, column, p.dst))) p.out_fp32 = 1;
+  }
+}
+
+}  // namespace
+
+RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept {
+  if (buffer == Buffer::kWorkspace) {
+    return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
+  }
+  // The row FFT's other side is Z, the column FFT's is Y; the split step sits between them.
+  RealBuffer const own = column ? RealBuffer::kY : RealBuffer::kZ;
+  bool const reads_data = layout.r2c != column;  // R2C rows and C2R columns read `in`
+  if (buffer == Buffer::kIn) return reads_data ? RealBuffer::kIn : own;
+  return reads_data ? own : RealBuffer::kOut;
+}
+
+Status build_real_layout(PlanDesc const& desc, RealLayout& layout) noexcept {
+  if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
+    return Status::kInvalidArgument;
+  }
+  if (Status s = check_descriptor(desc); s != Status::kSuccess) return s;
+  layout = RealLayout{};
+  layout.r2c = desc.kind == Transform::kR2C;
+  std::int64_t const last = desc.dims[desc.rank - 1];
+  std::int64_t const m = last / 2;
+  layout.log_m = log2_of(m);
+  layout.rows = desc.batch * (desc.rank == 2 ? desc.dims[0] : 1);
+  double const rest = desc.scaling == Scaling::kByN       ? 0.5
+                      : desc.scaling == Scaling::kBySqrtN ? std::sqrt(0.5)
+                                                          : 1.0;
+  layout.split_factor = static_cast<float>(rest);
+  if (desc.rank == 2) {
+    if (Status s = build_axis_layout(log2_of(desc.dims[0]), m + 1, desc.batch, desc.scaling,
+                                     layout.column);
+        s != Status::kSuccess) {
+      return s;
+    }
+  }
+  if (m > 1) {
+    if (Status s = build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row);
+        s != Status::kSuccess) {
+      return s;
+    }
+  }
+  map_precision(layout, false, layout.row);
+  map_precision(layout, true, layout.column);
+
+  auto const rows = static_cast<std::size_t>(layout.rows);
+  auto const um = static_cast<std::size_t>(m);
+  std::size_t const y_bytes = desc.rank == 2 ? align_up(rows * (um + 1) * sizeof(float) * 2) : 0;
+  std::size_t const z_bytes = m > 1 ? align_up(rows * um * sizeof(float) * 2) : 0;
+  std::size_t const row_ws = align_up(layout.row.workspace_bytes);
+  std::size_t const column_ws = align_up(layout.column.workspace_bytes);
+  layout.y_offset = 0;
+  layout.z_offset = y_bytes;
+  layout.row_workspace_offset = y_bytes + z_bytes;
+  layout.column_workspace_offset = y_bytes;
+  layout.workspace_bytes = y_bytes + std::max(z_bytes + row_ws, column_ws);
+  return Status::kSuccess;
+}
+
+}  // namespace fftcore::detail::tc

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Host planning of the Tensor Core backend's real transforms (R2C / C2R). A real transform of
+// n = 2M points along the last axis is a complex FFT of M points on the same data read as
+// complex (z[j] = x[2j] + i x[2j+1]) and a split step (real_split.hpp) between it and the
+// half spectrum; for rank 2 the complex FFT of the first axis over the M + 1 columns follows
+// (R2C) or precedes (C2R). Order of the steps:
+//   R2C: row FFT (in -> Z) ; split (Z -> X or Y) ; rank 2: column FFT (Y -> out)
+//   C2R: rank 2: column FFT (in -> Y) ; split (X or Y -> Z) ; row FFT (Z -> out)
+// Z and Y live in the workspace in FP32, so the only FP16 roundings are those of the complex
+// passes' own boundaries and of the output. M = 1 has no row FFT (Z is the data itself).
+#pragma once
+
+#include <fftcore/fftcore.hpp>
+
+#include "plan_logic.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fftcore::detail::tc {
+
+/// Where a buffer of the complex sub-plans points to in a real plan.
+enum class RealBuffer : int { kIn, kOut, kZ, kY, kRowWorkspace, kColumnWorkspace };
+
+struct RealLayout {
+  bool r2c = true;
+  std::int64_t rows = 1;   ///< sequences along the halved axis: batch (x dims[0] for rank 2)
+  int log_m = 0;           ///< M = 2^log_m = (last dim) / 2
+  float split_factor = 1;  ///< scale applied in the split step (see real_layout.cpp)
+  PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
+  PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
+  /// Byte offsets of the FP32 buffers and the sub-plans' workspaces in the plan's workspace.
+  std::size_t z_offset = 0;
+  std::size_t y_offset = 0;
+  std::size_t row_workspace_offset = 0;
+  std::size_t column_workspace_offset = 0;
+  std::size_t workspace_bytes = 0;
+};
+
+/// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
+/// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as
+/// real_buffer() says.
+[[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout) noexcept;
+
+/// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
+[[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;
+
+}  // namespace fftcore::detail::tc

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// Host entry points of the split kernels of the Tensor Core backend's real transforms
+// (real_transform.cu; the math is in real_split.hpp). Callable from g++ code.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace fftcore::detail::tc {
+
+/// One split launch over `rows` independent transforms of n = 2 M points, M = 2^log_m.
+/// The complex side is either FP16 (`__half2`) or FP32 (`float2`), as the flags say.
+struct SplitArgs {
+  std::int64_t rows = 1;
+  int log_m = 0;
+  float factor = 1.0f;    ///< scale folded into the split (see real_layout.hpp)
+  bool in_fp32 = false;   ///< source values are float2, else __half2
+  bool out_fp32 = false;  ///< destination values are float2, else __half2
+};
+
+/// R2C post-step: Z [rows][M] -> X [rows][M + 1]. No allocation, no synchronisation.
+[[nodiscard]] cudaError_t launch_split_forward(SplitArgs const& args, void const* z, void* x,
+                                               cudaStream_t stream) noexcept;
+
+/// C2R pre-step: X [rows][M + 1] -> Z [rows][M].
+[[nodiscard]] cudaError_t launch_split_inverse(SplitArgs const& args, void const* x, void* z,
+                                               cudaStream_t stream) noexcept;
+
+}  // namespace fftcore::detail::tc

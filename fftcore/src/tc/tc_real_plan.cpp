@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// R2C / C2R plans of the Tensor Core backend (the steps are in real_layout.hpp): the complex
+// sub-plans run the existing pass kernel with their buffers mapped into the caller's `in`,
+// `out` and workspace, and the split kernel (real_transform.cu) sits between the row and
+// column FFTs. Execute is kernel launches only (no allocation, no synchronisation).
+#include "detail/backend_plan.hpp"
+
+#include "tc/device_table.hpp"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/real_layout.hpp"
+#include "tc/real_transform.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <new>
+#include <utility>
+
+namespace fftcore::detail {
+namespace {
+
+/// The caller's buffers of one execute, and the workspace regions of the layout.
+struct Buffers {
+  void const* in;
+  void* out;
+  char* workspace;
+};
+
+class TensorCoreRealPlan final : public BackendPlan {
+ public:
+  explicit TensorCoreRealPlan(tc::RealLayout layout) : layout_(std::move(layout)) {}
+
+  Status upload_tables() noexcept { return tc::upload_twiddle_tables(coarse_, fine_); }
+
+  [[nodiscard]] std::size_t workspace_bytes() const noexcept override {
+    return layout_.workspace_bytes;
+  }
+
+  [[nodiscard]] Status execute(void const* in, void* out, Direction, void* workspace,
+                               cudaStream_t stream) const noexcept override {
+    // The direction was checked against the kind by fftcore::execute.
+    Buffers const b{in, out, static_cast<char*>(workspace)};
+    bool const rank2 = !layout_.column.passes.empty();
+    bool const has_rows = !layout_.row.passes.empty();
+    tc::SplitArgs split;
+    split.rows = layout_.rows;
+    split.log_m = layout_.log_m;
+    split.factor = layout_.split_factor;
+    if (layout_.r2c) {
+      if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
+      split.in_fp32 = has_rows;
+      split.out_fp32 = rank2;
+      void const* src = has_rows ? resolve(tc::RealBuffer::kZ, b) : in;
+      void* dst = rank2 ? resolve(tc::RealBuffer::kY, b) : out;
+      if (Status s = from_cuda(tc::launch_split_forward(split, src, dst, stream));
+          s != Status::kSuccess) {
+        return s;
+      }
+      return run(layout_.column, true, b, false, stream);
+    }
+    if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
+    split.in_fp32 = rank2;
+    split.out_fp32 = has_rows;
+    void const* src = rank2 ? resolve(tc::RealBuffer::kY, b) : in;
+    void* dst = has_rows ? resolve(tc::RealBuffer::kZ, b) : out;
+    if (Status s = from_cuda(tc::launch_split_inverse(split, src, dst, stream));
+        s != Status::kSuccess) {
+      return s;
+    }
+    return run(layout_.row, false, b, true, stream);
+  }
+
+ private:
+  [[nodiscard]] void* resolve(tc::RealBuffer which, Buffers const& b) const noexcept {
+    switch (which) {
+      case tc::RealBuffer::kIn:
+        return const_cast<void*>(b.in);  // only ever read
+      case tc::RealBuffer::kOut:
+        return b.out;
+      case tc::RealBuffer::kZ:
+        return b.workspace + layout_.z_offset;
+      case tc::RealBuffer::kY:
+        return b.workspace + layout_.y_offset;
+      case tc::RealBuffer::kRowWorkspace:
+        return b.workspace + layout_.row_workspace_offset;
+      case tc::RealBuffer::kColumnWorkspace:
+        return b.workspace + layout_.column_workspace_offset;
+    }
+    return nullptr;
+  }
+
+  /// Enqueues the passes of one complex sub-plan (none when it is empty).
+  Status run(tc::PassLayout const& sub, bool column, Buffers const& b, bool inverse,
+             cudaStream_t stream) const noexcept {
+    for (tc::PassParams const& pass : sub.passes) {
+      void const* src = resolve(tc::real_buffer(layout_, column, pass.src), b);
+      void* dst = resolve(tc::real_buffer(layout_, column, pass.dst), b);
+      Status s =
+          from_cuda(tc::launch_pass(pass, src, dst, coarse_.get(), fine_.get(), inverse, stream));
+      if (s != Status::kSuccess) return s;
+    }
+    return Status::kSuccess;
+  }
+
+  tc::RealLayout layout_;
+  tc::DeviceTable coarse_;
+  tc::DeviceTable fine_;
+};
+
+}  // namespace
+
+Status make_tensor_core_real_plan(PlanDesc const& desc,
+                                  std::unique_ptr<BackendPlan>& out) noexcept {
+  tc::RealLayout layout;
+  if (Status s = tc::build_real_layout(desc, layout); s != Status::kSuccess) return s;
+  if (Status s = check_tensor_core_device(); s != Status::kSuccess) return s;
+  auto plan =
+      std::unique_ptr<TensorCoreRealPlan>(new (std::nothrow) TensorCoreRealPlan(std::move(layout)));
+  if (!plan) return Status::kInternal;
+  if (Status s = plan->upload_tables(); s != Status::kSuccess) return s;
+  out = std::move(plan);
+  return Status::kSuccess;
+}
+
+}  // namespace fftcore::detail
