@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+// CPU tests of the real-input transforms (R2C / C2R): what can_implement accepts, the
+// half-spectrum sizes, and - by running the Tensor Core real layout on the CPU (the complex
+// passes with the kernel's index maps in double, the split step with real_split.hpp in FP32) -
+// that the layout computes cuFFT's R2C and C2R for 1-D and 2-D, batched, with every scaling.
+#include <fftcore/fftcore.hpp>
+
+#include "../../fftcore/src/tc/real_layout.hpp"
+#include "../../fftcore/src/tc/real_split.hpp"
+#include "common/reference_dft.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using fftcore::Backend;
+using fftcore::Precision;
+using fftcore::Scaling;
+using fftcore::Status;
+using fftcore::Transform;
+using fftcore::detail::tc::Buffer;
+using fftcore::detail::tc::PassLayout;
+using fftcore::detail::tc::PassParams;
+using fftcore::detail::tc::RealBuffer;
+using fftcore::detail::tc::RealLayout;
+using cd = std::complex<double>;
+constexpr double kPi = 3.14159265358979323846;
+
+fftcore::PlanDesc real_desc(std::int64_t rows, std::int64_t cols, std::int64_t batch,
+                            Transform kind, Scaling scaling = Scaling::kNone) {
+  fftcore::PlanDesc d;
+  d.rank = rows > 0 ? 2 : 1;
+  d.dims[0] = rows > 0 ? rows : cols;
+  d.dims[1] = rows > 0 ? cols : 0;
+  d.batch = batch;
+  d.kind = kind;
+  d.scaling = scaling;
+  return d;
+}
+
+/// Radix-2 FFT in double along `count` elements of stride `stride`, exponent sign `sign`.
+void fft(cd* a, std::size_t count, std::size_t stride, int sign) {
+  for (std::size_t i = 1, j = 0; i < count; ++i) {
+    std::size_t bit = count >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i * stride], a[j * stride]);
+  }
+  for (std::size_t len = 2; len <= count; len <<= 1) {
+    for (std::size_t k = 0; k < len / 2; ++k) {
+      cd const w = std::polar(1.0, sign * 2 * kPi * static_cast<double>(k) / len);
+      for (std::size_t i = 0; i < count; i += len) {
+        cd const u = a[(i + k) * stride], v = a[(i + k + len / 2) * stride] * w;
+        a[(i + k) * stride] = u + v;
+        a[(i + k + len / 2) * stride] = u - v;
+      }
+    }
+  }
+}
+
+/// Half spectrum of the forward transform of real x [batch][rows][cols] (rows = 1 for 1-D).
+std::vector<cd> reference_r2c(std::vector<double> const& x, std::int64_t rows, std::int64_t cols,
+                              std::int64_t batch) {
+  auto const r = static_cast<std::size_t>(rows), c = static_cast<std::size_t>(cols);
+  std::vector<cd> full(x.begin(), x.end());
+  for (std::size_t b = 0; b < static_cast<std::size_t>(batch); ++b) {
+    cd* item = full.data() + b * r * c;
+    for (std::size_t i = 0; i < r; ++i) fft(item + i * c, c, 1, -1);
+    for (std::size_t j = 0; j < c; ++j) fft(item + j, r, c, -1);
+  }
+  std::vector<cd> half;
+  for (std::size_t line = 0; line < static_cast<std::size_t>(batch) * r; ++line) {
+    for (std::size_t k = 0; k <= c / 2; ++k) half.push_back(full[line * c + k]);
+  }
+  return half;
+}
+
+double scale_of(Scaling scaling, double n) {
+  return scaling == Scaling::kByN ? 1 / n : scaling == Scaling::kBySqrtN ? 1 / std::sqrt(n) : 1;
+}
+
+/// Runs one complex sub-plan's passes with the kernel's index maps (as tc_plan_logic_test).
+void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column, bool inverse,
+                    std::map<RealBuffer, std::vector<cd>>& buffers) {
+  for (PassParams const& p : sub.passes) {
+    RealBuffer const src_id = fftcore::detail::tc::real_buffer(layout, column, p.src);
+    RealBuffer const dst_id = fftcore::detail::tc::real_buffer(layout, column, p.dst);
+    ASSERT_NE(dst_id, RealBuffer::kIn) << "a pass writes the input";
+    bool const fp32_src = src_id == RealBuffer::kZ || src_id == RealBuffer::kY;
+    bool const fp32_dst = dst_id == RealBuffer::kZ || dst_id == RealBuffer::kY;
+    EXPECT_TRUE(!fp32_src || p.in_fp32) << "FP32 buffer read as FP16";
+    EXPECT_TRUE(!fp32_dst || p.out_fp32) << "FP32 buffer written as FP16";
+    if (src_id == RealBuffer::kIn || dst_id == RealBuffer::kOut) {
+      EXPECT_FALSE(src_id == RealBuffer::kIn && p.in_fp32) << "the FP16 input read as FP32";
+      EXPECT_FALSE(dst_id == RealBuffer::kOut && p.out_fp32) << "the FP16 output written as FP32";
+    }
+    std::vector<cd> const src = buffers[src_id];  // blocks read before they write
+    std::vector<cd>& dst = buffers[dst_id];
+    std::int64_t const l = std::int64_t{1} << p.log_length;
+    for (std::int64_t b = 0; b < p.blocks; ++b) {
+      auto const o = fftcore::detail::tc::block_origin(p, b);
+      for (std::int64_t t = 0; t < (std::int64_t{1} << p.log_tile) && o.d0 + t < p.extent[0]; ++t) {
+        std::vector<cd> seq(static_cast<std::size_t>(l));
+        for (std::int64_t n = 0; n < l; ++n) {
+          seq[static_cast<std::size_t>(n)] = src.at(
+              static_cast<std::size_t>(o.in_base + t * p.in_stride[0] + n * p.in_elem_stride));
+        }
+        fft(seq.data(), seq.size(), 1, inverse ? 1 : -1);
+        for (std::int64_t k = 0; k < l; ++k) {
+          cd v = seq[static_cast<std::size_t>(k)] * static_cast<double>(p.scale);
+          if (p.log_twiddle_n > 0) {
+            std::int64_t const e = ((o.twiddle_base + t * p.twiddle_stride[0]) * k) &
+                                   ((std::int64_t{1} << p.log_twiddle_n) - 1);
+            v *= std::polar(1.0, (inverse ? 2 : -2) * kPi * static_cast<double>(e) /
+                                     std::ldexp(1.0, p.log_twiddle_n));
+          }
+          dst.at(static_cast<std::size_t>(o.out_base + t * p.out_stride[0] +
+                                          k * p.out_elem_stride)) = v;
+        }
+      }
+    }
+  }
+}
+
+cd to_cd(float2 v) { return {v.x, v.y}; }
+float2 to_f2(cd v) { return {static_cast<float>(v.real()), static_cast<float>(v.imag())}; }
+
+/// The split step of real_split.hpp over all rows, as the kernel's items do it.
+void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::vector<cd>& dst) {
+  std::size_t const m = std::size_t{1} << layout.log_m;
+  float const f = layout.split_factor;
+  namespace tc = fftcore::detail::tc;
+  for (std::size_t row = 0; row < static_cast<std::size_t>(layout.rows); ++row) {
+    std::size_t const zi = row * m, xi = row * (m + 1);
+    for (std::size_t j = 0; j < std::max<std::size_t>(m / 2, 1); ++j) {
+      if (layout.r2c) {
+        float2 a, b;
+        if (j == 0) {
+          tc::split_forward_ends(to_f2(src.at(zi)), f, a, b);
+          dst.at(xi) = to_cd(a);
+          dst.at(xi + m) = to_cd(b);
+          if (m >= 2)
+            dst.at(xi + m / 2) = to_cd(tc::split_forward_middle(to_f2(src.at(zi + m / 2)), f));
+        } else {
+          tc::split_forward_pair(to_f2(src.at(zi + j)), to_f2(src.at(zi + m - j)),
+                                 tc::split_twiddle(static_cast<std::uint32_t>(j), layout.log_m), f,
+                                 a, b);
+          dst.at(xi + j) = to_cd(a);
+          dst.at(xi + m - j) = to_cd(b);
+        }
+      } else {
+        if (j == 0) {
+          dst.at(zi) = to_cd(tc::split_inverse_ends(to_f2(src.at(xi)), to_f2(src.at(xi + m)), f));
+          if (m >= 2)
+            dst.at(zi + m / 2) = to_cd(tc::split_inverse_middle(to_f2(src.at(xi + m / 2)), f));
+        } else {
+          float2 a, b;
+          tc::split_inverse_pair(to_f2(src.at(xi + j)), to_f2(src.at(xi + m - j)),
+                                 tc::split_twiddle(static_cast<std::uint32_t>(j), layout.log_m), f,
+                                 a, b);
+          dst.at(zi + j) = to_cd(a);
+          dst.at(zi + m - j) = to_cd(b);
+        }
+      }
+    }
+  }
+}
+
+/// Emulates the Tensor Core real plan of `d` on `in` (complex view of the data) into `out`.
+void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
+                       std::vector<cd>& out) {
+  RealLayout layout;
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout), Status::kSuccess);
+  std::size_t const m = std::size_t{1} << layout.log_m;
+  auto const rows = static_cast<std::size_t>(layout.rows);
+  cd const nan(std::nan(""), 0);
+  std::map<RealBuffer, std::vector<cd>> buf;
+  buf[RealBuffer::kIn] = in;
+  buf[RealBuffer::kOut].assign(layout.r2c ? rows * (m + 1) : rows * m, nan);
+  buf[RealBuffer::kZ].assign(rows * m, nan);
+  buf[RealBuffer::kY].assign(rows * (m + 1), nan);
+  buf[RealBuffer::kRowWorkspace].assign(rows * m, nan);
+  buf[RealBuffer::kColumnWorkspace].assign(rows * (m + 1), nan);
+  bool const rank2 = d.rank == 2, has_rows = m > 1;
+  if (layout.r2c) {
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
+    std::vector<cd>& dst = rank2 ? buf[RealBuffer::kY] : buf[RealBuffer::kOut];
+    emulate_split(layout, has_rows ? buf[RealBuffer::kZ] : buf[RealBuffer::kIn], dst);
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
+  } else {
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, true, buf));
+    std::vector<cd>& dst = has_rows ? buf[RealBuffer::kZ] : buf[RealBuffer::kOut];
+    emulate_split(layout, rank2 ? buf[RealBuffer::kY] : buf[RealBuffer::kIn], dst);
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, true, buf));
+  }
+  out = buf[RealBuffer::kOut];
+}
+
+std::vector<double> random_real(std::size_t n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> x(n);
+  for (auto& v : x) v = u(rng);
+  return x;
+}
+
+/// R2C then C2R of one shape (rows = 0: 1-D), emulated, against the double reference.
+void check_shape(std::int64_t rows, std::int64_t cols, std::int64_t batch, Scaling scaling) {
+  std::int64_t const r = rows > 0 ? rows : 1;
+  auto const n = static_cast<std::size_t>(r * cols);
+  unsigned const seed = static_cast<unsigned>(rows * 7919 + cols * 31 + batch);
+  auto const x = random_real(n * static_cast<std::size_t>(batch), seed);
+  std::vector<cd> packed(x.size() / 2);
+  for (std::size_t i = 0; i < packed.size(); ++i) packed[i] = {x[2 * i], x[2 * i + 1]};
+  auto ref = reference_r2c(x, r, cols, batch);
+  double const s = scale_of(scaling, static_cast<double>(n));
+  for (auto& v : ref) v *= s;
+  std::vector<cd> spectrum;
+  ASSERT_NO_FATAL_FAILURE(
+      emulate_real_plan(real_desc(rows, cols, batch, Transform::kR2C, scaling), packed, spectrum));
+  ASSERT_EQ(spectrum.size(), ref.size());
+  EXPECT_LT(tcfft::testing::relative_l2_error(spectrum, ref), 2e-6) << "R2C";
+  // C2R of the exact spectrum (before scaling) returns n x, scaled.
+  auto exact = reference_r2c(x, r, cols, batch);
+  std::vector<cd> back;
+  ASSERT_NO_FATAL_FAILURE(
+      emulate_real_plan(real_desc(rows, cols, batch, Transform::kC2R, scaling), exact, back));
+  std::vector<cd> expect(packed);
+  for (auto& v : expect) v *= static_cast<double>(n) * s;
+  EXPECT_LT(tcfft::testing::relative_l2_error(back, expect), 2e-6) << "C2R";
+}
+
+TEST(RealPlan, CanImplementRealKinds) {
+  for (int k = 1; k <= 27; ++k) {
+    auto const d = real_desc(0, std::int64_t{1} << k, 1, Transform::kR2C);
+    EXPECT_EQ(fftcore::can_implement(d), Status::kSuccess) << k;
+    auto tc = d;
+    tc.backend = Backend::kTensorCore;
+    tc.kind = Transform::kC2R;
+    EXPECT_EQ(fftcore::can_implement(tc), Status::kSuccess) << k;
+  }
+  auto one = real_desc(0, 1, 4, Transform::kR2C);
+  EXPECT_EQ(fftcore::can_implement(one), Status::kUnsupportedSize);
+  auto column = real_desc(16, 1, 1, Transform::kC2R);
+  column.backend = Backend::kCufft;
+  column.precision = Precision::kSingle;
+  EXPECT_EQ(fftcore::can_implement(column), Status::kUnsupportedSize);
+  auto bad = real_desc(0, 64, 1, Transform::kR2C);
+  bad.kind = static_cast<Transform>(9);
+  EXPECT_EQ(fftcore::can_implement(bad), Status::kInvalidArgument);
+  auto odd = real_desc(0, 1000, 2, Transform::kR2C);
+  odd.precision = Precision::kSingle;
+  EXPECT_EQ(fftcore::can_implement(odd), Status::kSuccess);  // cuFFT FP32, any size
+  odd.precision = Precision::kHalf;
+  EXPECT_EQ(fftcore::can_implement(odd), Status::kUnsupportedSize);
+  EXPECT_EQ(fftcore::can_implement(real_desc(1 << 14, 1 << 13, 1, Transform::kR2C)),
+            Status::kSuccess);
+}
+
+TEST(RealPlan, HalfSpectrumSizesAndBytes) {
+  auto d1 = real_desc(0, 1024, 3, Transform::kR2C);
+  EXPECT_EQ(d1.elements(), 1024);
+  EXPECT_EQ(d1.spectrum_elements(), 513);
+  EXPECT_EQ(fftcore::buffer_bytes(d1, true), 3u * 1024 * 2);
+  EXPECT_EQ(fftcore::buffer_bytes(d1, false), 3u * 513 * 4);
+  auto d2 = real_desc(64, 32, 2, Transform::kC2R);
+  d2.precision = Precision::kSingle;
+  EXPECT_EQ(d2.spectrum_elements(), 64 * 17);
+  EXPECT_EQ(fftcore::buffer_bytes(d2, true), 2u * 64 * 17 * 8);
+  EXPECT_EQ(fftcore::buffer_bytes(d2, false), 2u * 64 * 32 * 4);
+  auto c = real_desc(0, 1000, 1, Transform::kC2C);
+  EXPECT_EQ(c.spectrum_elements(), 1000);
+  EXPECT_EQ(fftcore::buffer_bytes(c, true), fftcore::buffer_bytes(c, false));
+  fftcore::PlanDesc legacy{1, {256, 0}, 4, Precision::kHalf, Scaling::kByN, Backend::kAuto};
+  EXPECT_EQ(legacy.kind, Transform::kC2C);  // older aggregate initialisers still compile
+}
+
+TEST(RealPlan, WrongDirectionHasAName) {
+  std::string const name = fftcore::to_string(Status::kWrongDirection);
+  EXPECT_NE(name, "unknown status");
+  EXPECT_NE(name, fftcore::to_string(Status::kInvalidArgument));
+}
+
+TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
+  for (auto [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 2},
+                                                                              {0, 4},
+                                                                              {0, 1 << 15},
+                                                                              {0, 1 << 24},
+                                                                              {2, 2},
+                                                                              {64, 512},
+                                                                              {1 << 14, 4},
+                                                                              {4096, 4096},
+                                                                              {2, 1 << 14}}) {
+    for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
+      RealLayout l;
+      ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(rows, cols, 3, kind), l),
+                Status::kSuccess);
+      auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
+      std::size_t const z = m > 1 ? r * m * 8 : 0, y = rows > 0 ? r * (m + 1) * 8 : 0;
+      SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
+      EXPECT_GE(l.z_offset, l.y_offset + y);                 // Y and Z are live together
+      EXPECT_GE(l.row_workspace_offset, l.z_offset + z);     // Z and the row FFT's workspace too
+      EXPECT_GE(l.column_workspace_offset, l.y_offset + y);  // Y and the column FFT's
+      EXPECT_LE(l.row_workspace_offset + l.row.workspace_bytes, l.workspace_bytes);
+      EXPECT_LE(l.column_workspace_offset + l.column.workspace_bytes, l.workspace_bytes);
+      EXPECT_LE(l.z_offset + z, l.workspace_bytes);
+      EXPECT_EQ(l.row.passes.empty(), m == 1);
+      EXPECT_EQ(l.column.passes.empty(), rows == 0);
+    }
+  }
+}
+
+TEST(RealPlan, SplitTwiddleIsAccurateForLargeIndices) {
+  for (int log_m : {1, 5, 14, 24, 26}) {
+    std::uint32_t const m = 1u << log_m;
+    for (std::uint32_t k : {0u, 1u, m / 2, m - 1, (m / 3) | 1u, m - (1u << 20) + 7u}) {
+      if (k >= m) continue;
+      float2 const w = fftcore::detail::tc::split_twiddle(k, log_m);
+      long double const a = -3.14159265358979323846264338327950288L * k / m;
+      EXPECT_NEAR(w.x, static_cast<double>(std::cos(a)), 3e-7) << k << " / " << m;
+      EXPECT_NEAR(w.y, static_cast<double>(std::sin(a)), 3e-7) << k << " / " << m;
+    }
+  }
+}
+
+TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r1d) {
+  for (int k = 1; k <= 16; ++k) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k));
+    check_shape(0, std::int64_t{1} << k, k <= 12 ? 3 : 1, Scaling::kNone);
+  }
+  check_shape(0, 1 << 10, 2, Scaling::kByN);
+  check_shape(0, 1 << 16, 1, Scaling::kBySqrtN);
+}
+
+TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
+  // M = 2^16: two passes (three start at M = 2^23, ~40 s here: left to the GPU test).
+  check_shape(0, 1 << 17, 2, Scaling::kByN);
+}
+
+TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
+      {2, 2},       {2, 4},       {4, 8},       {16, 2},    {8, 64},   {64, 16},
+      {2, 1 << 14}, {1 << 13, 4}, {1 << 14, 2}, {256, 256}, {1024, 32}};
+  for (auto [r, c] : shapes) {
+    SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
+    check_shape(r, c, r * c <= 4096 ? 2 : 1, Scaling::kNone);
+  }
+  check_shape(32, 64, 3, Scaling::kByN);
+  check_shape(128, 8, 2, Scaling::kBySqrtN);
+}
+
+}  // namespace
