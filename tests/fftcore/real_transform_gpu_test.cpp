@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+// Real-input transforms (R2C / C2R) on the GPU, both backends: accuracy against a double
+// reference side by side with cuFFT FP16 on the same FP16 input (ours <= 1.10x cuFFT's
+// relative L2 error, and an absolute sanity bound), round trips, scaling, FP32 cuFFT at
+// non-power-of-two sizes, and the refusals (direction, in place, workspace, sizes).
+#include "tc_test_support.hpp"
+
+#include "common/gpu_test.hpp"
+#include "common/reference_dft.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+
+namespace {
+
+using fftcore::Backend;
+using fftcore::Direction;
+using fftcore::Precision;
+using fftcore::Scaling;
+using fftcore::Status;
+using fftcore::Transform;
+using tcfft::testing::cd;
+using tcfft::testing::DeviceBuffer;
+constexpr double kMaxRatio = 1.10;
+constexpr double kSanityL2 = 3e-3;
+
+class RealTransform : public tcfft::testing::GpuTest {};
+
+/// rows = 0: 1-D of `cols` points.
+fftcore::PlanDesc real_desc(std::int64_t rows, std::int64_t cols, std::int64_t batch,
+                            Transform kind, Backend backend, Scaling scaling = Scaling::kNone,
+                            Precision precision = Precision::kHalf) {
+  fftcore::PlanDesc d;
+  d.rank = rows > 0 ? 2 : 1;
+  d.dims[0] = rows > 0 ? rows : cols;
+  d.dims[1] = rows > 0 ? cols : 0;
+  d.batch = batch;
+  d.kind = kind;
+  d.backend = backend;
+  d.scaling = scaling;
+  d.precision = precision;
+  return d;
+}
+
+std::string shape_name(std::int64_t rows, std::int64_t cols, std::int64_t batch) {
+  return (rows > 0 ? std::to_string(rows) + " x " : std::string()) + std::to_string(cols) +
+         " batch " + std::to_string(batch);
+}
+
+/// Random reals in [-1, 1], rounded to FP16 (the values every transform sees).
+std::vector<double> random_real_half(std::size_t n, unsigned& seed) {
+  seed = std::random_device{}();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> x(n);
+  for (auto& v : x) v = static_cast<double>(__half2float(__double2half(u(rng))));
+  return x;
+}
+
+/// Half spectrum (unscaled, sign -1) of real x [batch][rows][cols], in double.
+std::vector<cd> reference_r2c(std::vector<double> const& x, std::int64_t rows, std::int64_t cols,
+                              std::int64_t batch) {
+  std::int64_t const r = std::max<std::int64_t>(rows, 1);
+  auto const full =
+      tcfft::testing::reference_fft(std::vector<cd>(x.begin(), x.end()), r, cols, batch, -1);
+  std::vector<cd> half;
+  half.reserve(static_cast<std::size_t>(batch * r * (cols / 2 + 1)));
+  for (std::int64_t line = 0; line < batch * r; ++line) {
+    for (std::int64_t k = 0; k <= cols / 2; ++k) {
+      half.push_back(full[static_cast<std::size_t>(line * cols + k)]);
+    }
+  }
+  return half;
+}
+
+/// C2R in double (unscaled, sign +1) of a half spectrum: the full Hermitian spectrum rebuilt
+/// row by row (2-D: the missing columns are conj(X[-r mod rows][cols - c])), then the inverse.
+std::vector<double> reference_c2r(std::vector<cd> const& half, std::int64_t rows, std::int64_t cols,
+                                  std::int64_t batch) {
+  std::int64_t const r = std::max<std::int64_t>(rows, 1), h = cols / 2 + 1;
+  std::vector<cd> full(static_cast<std::size_t>(batch * r * cols));
+  for (std::int64_t b = 0; b < batch; ++b) {
+    for (std::int64_t i = 0; i < r; ++i) {
+      for (std::int64_t c = 0; c < cols; ++c) {
+        cd v;
+        if (c < h) {
+          v = half[static_cast<std::size_t>((b * r + i) * h + c)];
+        } else {
+          std::int64_t const mi = (r - i) % r, mc = cols - c;
+          v = std::conj(half[static_cast<std::size_t>((b * r + mi) * h + mc)]);
+        }
+        full[static_cast<std::size_t>((b * r + i) * cols + c)] = v;
+      }
+    }
+  }
+  auto const y = tcfft::testing::reference_fft(std::move(full), r, cols, batch, +1);
+  std::vector<double> out(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) out[i] = y[i].real();
+  return out;
+}
+
+std::vector<__half> to_half_real(std::vector<double> const& x) {
+  std::vector<__half> h(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) h[i] = __double2half(x[i]);
+  return h;
+}
+
+/// Runs a real plan on the host data `in` (FP16 reals for R2C, FP16 complex for C2R) and
+/// returns the output as doubles (complex spectrum for R2C, reals as cd(x, 0) for C2R).
+void run_real(fftcore::PlanDesc const& desc, std::vector<double> const& real_in,
+              std::vector<cd> const& complex_in, std::vector<cd>& y) {
+  fftcore::Plan plan;
+  TC_STATUS_OK(fftcore::make_plan(desc, plan));
+  bool const r2c = desc.kind == Transform::kR2C;
+  std::size_t const in_bytes = fftcore::buffer_bytes(desc, true);
+  std::size_t const out_bytes = fftcore::buffer_bytes(desc, false);
+  DeviceBuffer in(in_bytes), out(out_bytes), ws(plan.workspace_bytes());
+  ASSERT_NE(in.get(), nullptr);
+  ASSERT_NE(out.get(), nullptr);
+  if (r2c) {
+    auto const h = to_half_real(real_in);
+    ASSERT_EQ(h.size() * sizeof(__half), in_bytes);
+    TC_CUDA_OK(cudaMemcpy(in.get(), h.data(), in_bytes, cudaMemcpyHostToDevice));
+  } else {
+    auto const h = tcfft::testing::to_half(complex_in);
+    ASSERT_EQ(h.size() * sizeof(__half2), in_bytes);
+    TC_CUDA_OK(cudaMemcpy(in.get(), h.data(), in_bytes, cudaMemcpyHostToDevice));
+  }
+  TC_CUDA_OK(cudaMemset(out.get(), 0xFF, out_bytes));  // NaN: unwritten outputs show
+  Direction const dir = r2c ? Direction::kForward : Direction::kInverse;
+  TC_STATUS_OK(fftcore::execute(plan, in.get(), out.get(), dir, ws.get(), ws.bytes(), nullptr));
+  TC_CUDA_OK(cudaDeviceSynchronize());
+  if (r2c) {
+    std::vector<__half2> r(out_bytes / sizeof(__half2));
+    TC_CUDA_OK(cudaMemcpy(r.data(), out.get(), out_bytes, cudaMemcpyDeviceToHost));
+    y = tcfft::testing::to_double(r);
+  } else {
+    std::vector<__half> r(out_bytes / sizeof(__half));
+    TC_CUDA_OK(cudaMemcpy(r.data(), out.get(), out_bytes, cudaMemcpyDeviceToHost));
+    y.resize(r.size());
+    for (std::size_t i = 0; i < r.size(); ++i) y[i] = {__half2float(r[i]), 0.0};
+  }
+}
+
+/// cuFFT FP16 R2C called directly (cufftXtMakePlanMany CUDA_R_16F -> CUDA_C_16F), unscaled.
+void run_cufft_r2c_half(std::int64_t rows, std::int64_t cols, std::int64_t batch,
+                        std::vector<double> const& x, std::vector<cd>& y) {
+  cufftHandle handle = 0;
+  ASSERT_EQ(cufftCreate(&handle), CUFFT_SUCCESS);
+  long long dims[2] = {rows, cols};
+  int const rank = rows > 0 ? 2 : 1;
+  auto const h = to_half_real(x);
+  std::int64_t const r = std::max<std::int64_t>(rows, 1);
+  std::size_t const out_count = static_cast<std::size_t>(batch * r * (cols / 2 + 1));
+  DeviceBuffer in(h.size() * sizeof(__half)), out(out_count * sizeof(__half2));
+  std::size_t ws = 0;
+  cufftResult res =
+      cufftXtMakePlanMany(handle, rank, rank == 2 ? dims : dims + 1, nullptr, 1, 0, CUDA_R_16F,
+                          nullptr, 1, 0, CUDA_C_16F, batch, &ws, CUDA_C_16F);
+  if (res == CUFFT_SUCCESS) {
+    EXPECT_EQ(cudaMemcpy(in.get(), h.data(), in.bytes(), cudaMemcpyHostToDevice), cudaSuccess);
+    res = cufftXtExec(handle, in.get(), out.get(), CUFFT_FORWARD);
+  }
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  (void)cufftDestroy(handle);
+  ASSERT_EQ(res, CUFFT_SUCCESS) << "cuFFT FP16 R2C";
+  std::vector<__half2> o(out_count);
+  TC_CUDA_OK(cudaMemcpy(o.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
+  y = tcfft::testing::to_double(o);
+}
+
+double max_abs(std::vector<cd> const& y) {
+  double m = 0;
+  for (cd const& v : y) m = std::max(m, std::abs(v));
+  return m;
+}
+
+/// Our result, cuFFT's and the reference: prints both errors, checks the accuracy rule.
+void expect_accuracy(char const* what, std::string const& shape, std::vector<cd> const& ours,
+                     std::vector<cd> const& cufft, std::vector<cd> const& ref, unsigned seed) {
+  ASSERT_EQ(ours.size(), ref.size());
+  ASSERT_EQ(cufft.size(), ref.size());
+  double const l2 = tcfft::testing::relative_l2_error(ours, ref);
+  double const l2_cufft = tcfft::testing::relative_l2_error(cufft, ref);
+  double const mx = tcfft::testing::relative_max_error(ours, ref);
+  double const ratio = l2_cufft > 0 ? l2 / l2_cufft : (l2 > 0 ? 99.0 : 0.0);
+  std::printf("[real-accuracy] %s %-26s L2 %.3e (cuFFT %.3e, ratio %.3f)  max %.3e  seed %u\n",
+              what, shape.c_str(), l2, l2_cufft, ratio, mx, seed);
+  EXPECT_GT(max_abs(ours), 0.0) << "all-zero output";
+  EXPECT_LE(l2, kMaxRatio * l2_cufft + 1e-7) << what << " " << shape << " seed " << seed;
+  EXPECT_LT(l2, kSanityL2) << what << " " << shape << " seed " << seed;
+  EXPECT_LT(mx, 10 * kSanityL2) << what << " " << shape << " seed " << seed;
+  EXPECT_LT(l2_cufft, kSanityL2) << "cuFFT itself, " << shape;
+}
+
+/// R2C, Tensor Core vs cuFFT FP16 (direct) vs the double reference, unscaled.
+void compare_r2c(std::int64_t rows, std::int64_t cols, std::int64_t batch) {
+  std::int64_t const r = std::max<std::int64_t>(rows, 1);
+  unsigned seed = 0;
+  auto const x = random_real_half(static_cast<std::size_t>(batch * r * cols), seed);
+  auto const ref = reference_r2c(x, rows, cols, batch);
+  std::vector<cd> ours, theirs, wrapped;
+  ASSERT_NO_FATAL_FAILURE(
+      run_real(real_desc(rows, cols, batch, Transform::kR2C, Backend::kTensorCore), x, {}, ours));
+  ASSERT_NO_FATAL_FAILURE(run_cufft_r2c_half(rows, cols, batch, x, theirs));
+  expect_accuracy("R2C tc   ", shape_name(rows, cols, batch), ours, theirs, ref, seed);
+  // fftcore's cuFFT backend without scaling is cuFFT itself.
+  ASSERT_NO_FATAL_FAILURE(
+      run_real(real_desc(rows, cols, batch, Transform::kR2C, Backend::kCufft), x, {}, wrapped));
+  EXPECT_LT(tcfft::testing::relative_l2_error(wrapped, theirs), 1e-12) << "cuFFT backend";
+}
+
+/// C2R with 1/N of the FP16-rounded spectrum of a random real: Tensor Core vs fftcore's cuFFT
+/// backend (cuFFT FP16 C2R with the power-of-two pre-scale, since unscaled it overflows).
+void compare_c2r(std::int64_t rows, std::int64_t cols, std::int64_t batch) {
+  std::int64_t const r = std::max<std::int64_t>(rows, 1);
+  unsigned seed = 0;
+  auto const x = random_real_half(static_cast<std::size_t>(batch * r * cols), seed);
+  auto const spectrum = tcfft::testing::round_to_half(reference_r2c(x, rows, cols, batch));
+  auto const back = reference_c2r(spectrum, rows, cols, batch);
+  std::vector<cd> ref(back.size());
+  double const n = static_cast<double>(r * cols);
+  for (std::size_t i = 0; i < back.size(); ++i) ref[i] = {back[i] / n, 0.0};
+  std::vector<cd> ours, theirs;
+  ASSERT_NO_FATAL_FAILURE(
+      run_real(real_desc(rows, cols, batch, Transform::kC2R, Backend::kTensorCore, Scaling::kByN),
+               {}, spectrum, ours));
+  ASSERT_NO_FATAL_FAILURE(
+      run_real(real_desc(rows, cols, batch, Transform::kC2R, Backend::kCufft, Scaling::kByN), {},
+               spectrum, theirs));
+  expect_accuracy("C2R tc   ", shape_name(rows, cols, batch), ours, theirs, ref, seed);
+}
+
+std::int64_t batch_for(std::int64_t elements) {
+  return elements <= (1 << 16) ? ((std::int64_t{1} << 17) / elements) | 1 : 1;
+}
+
+TEST_F(RealTransform, R2cEverySize1d) {
+  for (int k = 1; k <= 20; ++k) {
+    std::int64_t const n = std::int64_t{1} << k;
+    SCOPED_TRACE("n = 2^" + std::to_string(k));
+    compare_r2c(0, n, batch_for(n));
+  }
+  SCOPED_TRACE("three passes");
+  compare_r2c(0, std::int64_t{1} << 24, 1);
+}
+
+TEST_F(RealTransform, C2rEverySize1d) {
+  for (int k = 1; k <= 20; ++k) {
+    std::int64_t const n = std::int64_t{1} << k;
+    SCOPED_TRACE("n = 2^" + std::to_string(k));
+    compare_c2r(0, n, batch_for(n));
+  }
+  SCOPED_TRACE("three passes");
+  compare_c2r(0, std::int64_t{1} << 24, 1);
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> const kShapes2d = {
+    {2, 2},     {4, 8},       {16, 16},     {64, 8},      {8, 2048},   {1024, 32},
+    {256, 256}, {2, 1 << 14}, {1 << 14, 2}, {2048, 1024}, {4096, 4096}};
+
+TEST_F(RealTransform, R2cShapes2d) {
+  for (auto [r, c] : kShapes2d) {
+    SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
+    compare_r2c(r, c, r * c <= (1 << 16) ? 3 : 1);
+  }
+}
+
+TEST_F(RealTransform, C2rShapes2d) {
+  for (auto [r, c] : kShapes2d) {
+    SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
+    compare_c2r(r, c, r * c <= (1 << 16) ? 3 : 1);
+  }
+}
+
+/// R2C (unscaled) then C2R with 1/N returns the input, on both backends.
+TEST_F(RealTransform, RoundTripReturnsTheInput) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
+      {0, 2}, {0, 64}, {0, 1 << 14}, {0, 1 << 17}, {0, 1 << 22}, {8, 8}, {512, 256}};
+  for (Backend backend : {Backend::kTensorCore, Backend::kCufft}) {
+    for (auto [r, c] : shapes) {
+      std::int64_t const items = std::max<std::int64_t>(r, 1) * c;
+      std::int64_t const batch = items <= 4096 ? 5 : 1;
+      SCOPED_TRACE(shape_name(r, c, batch) + " " + fftcore::to_string(backend));
+      unsigned seed = 0;
+      auto const x = random_real_half(static_cast<std::size_t>(batch * items), seed);
+      std::vector<cd> spectrum, back;
+      ASSERT_NO_FATAL_FAILURE(
+          run_real(real_desc(r, c, batch, Transform::kR2C, backend), x, {}, spectrum));
+      ASSERT_NO_FATAL_FAILURE(run_real(
+          real_desc(r, c, batch, Transform::kC2R, backend, Scaling::kByN), {}, spectrum, back));
+      std::vector<cd> expect(x.begin(), x.end());
+      double const err = tcfft::testing::relative_l2_error(back, expect);
+      std::printf("[real-roundtrip] %-11s %-24s L2 %.3e  seed %u\n", fftcore::to_string(backend),
+                  shape_name(r, c, batch).c_str(), err, seed);
+      EXPECT_GT(max_abs(back), 0.0) << "all-zero output";
+      EXPECT_LT(err, 2e-3) << "seed " << seed;
+    }
+  }
+}
+
+/// 1/sqrt(N) on R2C is the reference divided by sqrt(N), on both backends.
+TEST_F(RealTransform, SqrtNScaling) {
+  for (Backend backend : {Backend::kTensorCore, Backend::kCufft}) {
+    for (auto [r, c] :
+         std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 8}, {0, 1 << 16}, {32, 64}}) {
+      SCOPED_TRACE(shape_name(r, c, 2) + " " + fftcore::to_string(backend));
+      unsigned seed = 0;
+      std::int64_t const items = std::max<std::int64_t>(r, 1) * c;
+      auto const x = random_real_half(static_cast<std::size_t>(2 * items), seed);
+      auto ref = reference_r2c(x, r, c, 2);
+      for (auto& v : ref) v /= std::sqrt(static_cast<double>(items));
+      std::vector<cd> y;
+      ASSERT_NO_FATAL_FAILURE(
+          run_real(real_desc(r, c, 2, Transform::kR2C, backend, Scaling::kBySqrtN), x, {}, y));
+      EXPECT_LT(tcfft::testing::relative_l2_error(y, ref), kSanityL2) << "seed " << seed;
+    }
+  }
+}
+
+/// The cuFFT backend in FP32 takes any size (odd ones too), as the complex path does.
+TEST_F(RealTransform, CufftFp32AnySize) {
+  for (auto [r, c] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {0, 1000}, {0, 4093}, {0, 2}, {30, 50}, {7, 9}}) {
+    SCOPED_TRACE(shape_name(r, c, 3));
+    std::int64_t const rr = std::max<std::int64_t>(r, 1);
+    unsigned seed = 0;
+    auto const x = random_real_half(static_cast<std::size_t>(3 * rr * c), seed);
+    // The reference of an odd or non-power-of-two size: the direct DFT, item by item.
+    std::vector<cd> ref;
+    for (std::int64_t b = 0; b < 3; ++b) {
+      std::vector<tcfft::testing::cld> item;
+      for (std::int64_t i = 0; i < rr * c; ++i) {
+        item.emplace_back(static_cast<long double>(x[static_cast<std::size_t>(b * rr * c + i)]));
+      }
+      // Rows first, then columns, with the direct DFT.
+      std::vector<tcfft::testing::cld> rows_done(item.size());
+      for (std::int64_t i = 0; i < rr; ++i) {
+        std::vector<tcfft::testing::cld> line(item.begin() + i * c, item.begin() + (i + 1) * c);
+        auto const t = tcfft::testing::reference_dft(line, -1);
+        std::copy(t.begin(), t.end(), rows_done.begin() + i * c);
+      }
+      for (std::int64_t j = 0; j < c && rr > 1; ++j) {
+        std::vector<tcfft::testing::cld> col(static_cast<std::size_t>(rr));
+        for (std::int64_t i = 0; i < rr; ++i) col[i] = rows_done[i * c + j];
+        auto const t = tcfft::testing::reference_dft(col, -1);
+        for (std::int64_t i = 0; i < rr; ++i) rows_done[i * c + j] = t[i];
+      }
+      for (std::int64_t i = 0; i < rr; ++i) {
+        for (std::int64_t k = 0; k <= c / 2; ++k) {
+          auto const v = rows_done[static_cast<std::size_t>(i * c + k)];
+          ref.emplace_back(static_cast<double>(v.real()), static_cast<double>(v.imag()));
+        }
+      }
+    }
+    auto const desc =
+        real_desc(r, c, 3, Transform::kR2C, Backend::kCufft, Scaling::kNone, Precision::kSingle);
+    fftcore::Plan plan;
+    TC_STATUS_OK(fftcore::make_plan(desc, plan));
+    std::vector<float> xf(x.begin(), x.end());
+    DeviceBuffer in(fftcore::buffer_bytes(desc, true)), out(fftcore::buffer_bytes(desc, false)),
+        ws(plan.workspace_bytes());
+    TC_CUDA_OK(cudaMemcpy(in.get(), xf.data(), in.bytes(), cudaMemcpyHostToDevice));
+    TC_STATUS_OK(fftcore::execute(plan, in.get(), out.get(), Direction::kForward, ws.get(),
+                                  ws.bytes(), nullptr));
+    std::vector<float2> y(out.bytes() / sizeof(float2));
+    TC_CUDA_OK(cudaMemcpy(y.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
+    std::vector<cd> yd(y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) yd[i] = {y[i].x, y[i].y};
+    ASSERT_EQ(yd.size(), ref.size());
+    EXPECT_LT(tcfft::testing::relative_l2_error(yd, ref), 1e-5) << "seed " << seed;
+  }
+}
+
+TEST_F(RealTransform, RefusesWrongDirectionInPlaceAndSmallWorkspace) {
+  for (Backend backend : {Backend::kTensorCore, Backend::kCufft}) {
+    SCOPED_TRACE(fftcore::to_string(backend));
+    for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
+      auto const desc = real_desc(0, 1 << 16, 2, kind, backend, Scaling::kByN);
+      fftcore::Plan plan;
+      TC_STATUS_OK(fftcore::make_plan(desc, plan));
+      EXPECT_EQ(plan.backend(), backend);
+      DeviceBuffer in(fftcore::buffer_bytes(desc, true)), out(fftcore::buffer_bytes(desc, false)),
+          ws(plan.workspace_bytes());
+      Direction const right = kind == Transform::kR2C ? Direction::kForward : Direction::kInverse;
+      Direction const wrong = kind == Transform::kR2C ? Direction::kInverse : Direction::kForward;
+      EXPECT_EQ(fftcore::execute(plan, in.get(), out.get(), wrong, ws.get(), ws.bytes(), nullptr),
+                Status::kWrongDirection);
+      EXPECT_EQ(fftcore::execute(plan, in.get(), in.get(), right, ws.get(), ws.bytes(), nullptr),
+                Status::kInvalidArgument);
+      if (plan.workspace_bytes() > 0) {
+        EXPECT_EQ(
+            fftcore::execute(plan, in.get(), out.get(), right, ws.get(), ws.bytes() - 1, nullptr),
+            Status::kWorkspaceTooSmall);
+      }
+      EXPECT_EQ(fftcore::execute(plan, in.get(), out.get(), right, ws.get(), ws.bytes(), nullptr),
+                Status::kSuccess);
+      TC_CUDA_OK(cudaDeviceSynchronize());
+    }
+    fftcore::Plan plan;
+    EXPECT_EQ(fftcore::make_plan(real_desc(16, 1, 1, Transform::kR2C, backend), plan),
+              Status::kUnsupportedSize);
+    EXPECT_EQ(fftcore::make_plan(real_desc(0, 96, 1, Transform::kR2C, backend), plan),
+              Status::kUnsupportedSize);  // FP16: powers of two only
+  }
+  fftcore::Plan plan;
+  TC_STATUS_OK(fftcore::make_plan(real_desc(0, 1024, 1, Transform::kR2C, Backend::kAuto), plan));
+  EXPECT_EQ(plan.backend(), Backend::kTensorCore);
+}
+
+}  // namespace
