@@ -12,6 +12,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -34,7 +35,14 @@ void setup_logging(std::string const& level, bool quiet) {
   spdlog::set_level(parsed);
 }
 
-void print_summary(tcfft::app::RunSummary const& s) {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// `config_seconds`: time load_config took; `main_start`: when main() began (--profile phases).
+void print_summary(tcfft::app::RunSummary const& s, double config_seconds,
+                   Clock::time_point main_start) {
   double const seconds = s.seconds > 0 ? s.seconds : 1e-9;
   std::printf("tcfft-pipeline %s finished in %.3f s on %s\n", tcfft::kVersion, s.seconds,
               s.device.c_str());
@@ -49,12 +57,19 @@ void print_summary(tcfft::app::RunSummary const& s) {
   for (auto const& line : s.reports) std::printf("  %s\n", line.c_str());
   if (!s.profile.empty()) std::printf("  profile (%s):\n", s.executor.c_str());
   for (auto const& line : s.profile) std::printf("    %s\n", line.c_str());
+  if (!s.phases.empty()) {
+    std::printf("  phases (wall clock; loading the configuration took %.4f s before them):\n",
+                config_seconds);
+    for (auto const& line : s.phases) std::printf("    %s\n", line.c_str());
+    std::printf("    %-44s %8.4f s\n", "main() start to this line", seconds_since(main_start));
+  }
   std::printf("  output: %s\n", s.output_path.c_str());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  auto const main_start = Clock::now();
   CLI::App cli{"tcfft-pipeline: a YAML-configured HDF5 -> FFT -> filter -> HDF5 pipeline "
                "with a Tensor Core FP16 FFT"};
   std::string config_path;
@@ -90,14 +105,16 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_signal);
   try {
     if (!device.empty()) overrides.push_back("run.device=" + device);
+    auto const config_start = Clock::now();
     auto const config = tcfft::app::load_config(config_path, overrides);
+    double const config_seconds = seconds_since(config_start);
     spdlog::info("tcfft-pipeline {}: effective configuration of {}:\n{}", tcfft::kVersion,
                  config_path, config.effective_yaml);
     auto const summary = tcfft::app::run_pipeline(config, {validate, quiet, profile});
     if (validate) {
       std::printf("%s: valid\n", config_path.c_str());
     } else {
-      print_summary(summary);
+      print_summary(summary, config_seconds, main_start);
     }
     return 0;
   } catch (tcfft::Error const& e) {

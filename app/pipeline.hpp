@@ -33,6 +33,8 @@ struct RunSummary {
   std::string device;                 ///< "cpu" or "gpu (<name>)"
   std::string executor;               ///< "host frame loop" or "gpu streaming, 3 slots"
   std::vector<std::string> profile;   ///< --profile timeline summary (GPU streaming only)
+  std::vector<std::string> phases;    ///< --profile, GPU streaming: wall time of each phase of
+                                      ///< the run (CUDA start-up ... release), phase_clock.hpp
   std::int64_t pinned_bytes = 0;      ///< GPU streaming: pinned host memory of the slots
   std::int64_t device_bytes = 0;      ///< GPU streaming: device memory of the slots and tables
 };

@@ -12,6 +12,9 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +22,7 @@ namespace tcfft::app {
 
 RunSummary run_streaming(PipelineConfig const& config, RunOptions const& options,
                          io::H5Source& source, gpu::GpuChain& chain, RunSummary summary,
-                         std::atomic<bool> const& stop_requested) {
+                         std::atomic<bool> const& stop_requested, PhaseClock& phases) {
   auto const start = std::chrono::steady_clock::now();
   io::OutputFile output(config.output, kVersion);
   stamp_output(output, config, summary.device);
@@ -31,6 +34,7 @@ RunSummary run_streaming(PipelineConfig const& config, RunOptions const& options
       throw ConfigError("stages[" + std::to_string(sink.stage_index) + "] (sink): " + e.what());
     }
   }
+  phases.mark("create output file and datasets");
 
   auto const& spec = source.spec();
   std::int64_t const item_bytes =
@@ -43,14 +47,29 @@ RunSummary run_streaming(PipelineConfig const& config, RunOptions const& options
   executor_options.progress = [&progress, item_bytes](std::int64_t frames, std::int64_t rows) {
     progress.update(frames, rows * item_bytes);
   };
-  gpu::StreamExecutor executor(chain, source, output, dataset_ids, executor_options);
+  // In an optional so that releasing the slots (stream syncs, cudaFree/cudaFreeHost) is timed.
+  std::optional<gpu::StreamExecutor> executor;
+  executor.emplace(chain, source, output, dataset_ids, executor_options);
   summary.executor = "gpu streaming, " + std::to_string(config.run.slots) + " slot(s)";
+  double const pinned_mb = static_cast<double>(executor->pinned_bytes()) / 1e6;
+  double const device_mb = static_cast<double>(executor->device_bytes()) / 1e6;
   spdlog::info("{}: {}; {:.1f} MB pinned, {:.1f} MB device", summary.executor, chain.describe(),
-               static_cast<double>(executor.pinned_bytes()) / 1e6,
-               static_cast<double>(executor.device_bytes()) / 1e6);
-  auto const report = executor.run();
+               pinned_mb, device_mb);
+  phases.mark("executor setup (FFT plans, tables, slots)");
+  char detail[160];
+  std::snprintf(detail, sizeof detail,
+                "plans and tables %.4f s; slots %.4f s (%.1f MB pinned, %.1f MB device)",
+                executor->prepare_seconds(), executor->allocate_seconds(), pinned_mb, device_mb);
+  phases.note(detail);
+  auto const report = executor->run();
   progress.finish();
+  phases.mark("frame loop");
+  std::error_code ec;
+  bool const replaces = std::filesystem::exists(config.output.path, ec);
   output.commit();
+  phases.mark(replaces ? "commit (close, rename over the old file)" : "commit (close, rename)");
+  executor.reset();
+  phases.mark("release slots (stream syncs, frees)");
 
   summary.frames = report.frames;
   summary.rows = report.rows;

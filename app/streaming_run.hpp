@@ -3,6 +3,7 @@
 // StreamExecutor over every frame, the commit and the summary.
 #pragma once
 
+#include "phase_clock.hpp"
 #include "pipeline.hpp"
 
 #include <tcfft/gpu/gpu_chain.hpp>
@@ -14,8 +15,9 @@ namespace tcfft::app {
 
 /// Runs `chain` over `source` into config.output with config.run.slots frames in flight.
 /// `summary` arrives with the device text filled in. A failed run leaves no output file.
+/// Marks its phases on `phases` (output creation, executor setup, frame loop, commit, release).
 RunSummary run_streaming(PipelineConfig const& config, RunOptions const& options,
                          io::H5Source& source, gpu::GpuChain& chain, RunSummary summary,
-                         std::atomic<bool> const& stop_requested);
+                         std::atomic<bool> const& stop_requested, PhaseClock& phases);
 
 }  // namespace tcfft::app

@@ -247,6 +247,14 @@ TEST_F(Streaming, ProfileReportsEveryStep) {
                            "stages[2] (ifft)", "stages[3] (sink)", "D2H", "write", "wall"}) {
     EXPECT_NE(all.find(step), std::string::npos) << step;
   }
+  std::string phases;
+  for (auto const& line : s.phases) phases += line + "\n";
+  std::cout << phases;
+  for (char const* phase : {"open input", "CUDA context", "create output file", "executor setup",
+                            "frame loop", "commit", "release slots", "release FFT plans",
+                            "total (phases above)"}) {
+    EXPECT_NE(phases.find(phase), std::string::npos) << phase;
+  }
 }
 
 }  // namespace

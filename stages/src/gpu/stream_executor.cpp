@@ -75,6 +75,8 @@ struct StreamExecutor::Impl {
   std::size_t device = 0;
   std::int64_t allocations = 0;
   RawDtype dtype = RawDtype::kFloat32;
+  double prepare_seconds = 0.0;
+  double allocate_seconds = 0.0;
 
   // Run state.
   Clock::time_point start;
@@ -234,10 +236,14 @@ StreamExecutor::StreamExecutor(GpuChain& chain, io::H5Source& source, io::Output
   s.fail_at = fail_at_frame_from_env();
   std::vector<std::string> dtypes;
   for (int id : s.dataset_ids) dtypes.push_back(output.dataset_dtype(id));
+  auto const prepare_start = Clock::now();
   chain.prepare(dtypes);
+  auto const allocate_start = Clock::now();
+  s.prepare_seconds = std::chrono::duration<double>(allocate_start - prepare_start).count();
   s.device += chain.table_bytes();
   s.slots.resize(static_cast<std::size_t>(s.options.slots));
   for (auto& slot : s.slots) s.allocate_slot(slot);
+  s.allocate_seconds = std::chrono::duration<double>(Clock::now() - allocate_start).count();
   s.phase_names.push_back("read");
   s.phase_names.push_back("H2D");
   for (auto const& name : chain.op_names()) s.phase_names.push_back(name);
@@ -289,5 +295,7 @@ ExecutorReport StreamExecutor::run() {
 
 std::size_t StreamExecutor::pinned_bytes() const noexcept { return impl_->pinned; }
 std::size_t StreamExecutor::device_bytes() const noexcept { return impl_->device; }
+double StreamExecutor::prepare_seconds() const noexcept { return impl_->prepare_seconds; }
+double StreamExecutor::allocate_seconds() const noexcept { return impl_->allocate_seconds; }
 
 }  // namespace tcfft::gpu

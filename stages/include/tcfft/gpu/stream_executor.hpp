@@ -75,6 +75,10 @@ class StreamExecutor {
 
   [[nodiscard]] std::size_t pinned_bytes() const noexcept;
   [[nodiscard]] std::size_t device_bytes() const noexcept;
+  /// Wall time the constructor spent in GpuChain::prepare (FFT plans, tables) and allocating
+  /// the slots (buffers, streams, events), for --profile.
+  [[nodiscard]] double prepare_seconds() const noexcept;
+  [[nodiscard]] double allocate_seconds() const noexcept;
 
  private:
   struct Impl;
