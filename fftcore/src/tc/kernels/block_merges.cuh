@@ -22,6 +22,16 @@
 
 namespace fftcore::detail::tc {
 
+#ifndef FFTCORE_TC_SPLIT_DATA
+#define FFTCORE_TC_SPLIT_DATA 0
+#endif
+/// Whether merges after the first split their FP32 data into FP16 hi + lo MMA operands (12
+/// MMAs per tile, ~2^-22) or round it to FP16 (8 MMAs, fewer registers and spills; one FP16
+/// rounding per merge). Rounding measured (H200) a relative L2 error of 2.1e-4 (L <= 128) to
+/// 5.1e-4 (2^27), 0.15-0.67x cuFFT FP16's at every size but n = 2 (equal, both exact up to the
+/// output rounding), and made the kernel 1.2-1.5x faster.
+inline constexpr bool kSplitData = FFTCORE_TC_SPLIT_DATA != 0;
+
 /// The A fragments of the 16-point DFT matrix F[m][n] = W_16^(m n), real and imaginary parts,
 /// each split into hi + lo FP16 parts.
 struct Dft16Fragments {
@@ -111,16 +121,18 @@ __device__ __forceinline__ void mma_split_exact_b(float (&acc)[4], std::uint32_t
 /// with no twiddle to apply (log_ns == 0), e.g. the first merge of a pass reading FP16. Then
 /// x - hi is either 0 or (below the FP16 subnormal spacing) at most 2^-25, which rounds to 0:
 /// B_lo == 0 exactly.
-template <bool kExactB>
-__device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared const& fs,
-                               float2 const* coarse, bool inverse) {
+template <bool kExactB, int kLogL, int kLogNs>
+__device__ inline void merge16(float2* smem, Dft16Shared const& fs, float2 const* coarse,
+                               bool inverse) {
+  constexpr int log_l = kLogL;
+  constexpr int log_ns = kLogNs;
   Dft16Fragments const f = read_dft16_fragments(fs);
   int const lane = threadIdx.x & 31;
   int const warp = threadIdx.x >> 5;
   int const group = lane >> 2;
   int const quad = lane & 3;
-  int const log_cols = log_l - 4;  // butterflies per sequence
-  int const col_mask = (1 << log_cols) - 1;
+  constexpr int log_cols = log_l - 4;  // butterflies per sequence
+  constexpr int col_mask = (1 << log_cols) - 1;
   float2 out[4][4];
 #pragma unroll
   for (int u = 0; u < 4; ++u) {
@@ -129,7 +141,7 @@ __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared 
     int const j = c & col_mask;
     std::uint32_t re_hi[2], re_lo[2], im_hi[2], im_lo[2];
     float2 tw[2][2];
-    if (!kExactB && log_ns > 0) {
+    if constexpr (!kExactB && log_ns > 0) {
       merge16_twiddles(tw, coarse_twiddle(coarse, merge_twiddle_index(j, 1, 4, log_ns), inverse),
                        quad);
     }
@@ -140,8 +152,8 @@ __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared 
       for (int h = 0; h < 2; ++h) {
         int const m = 2 * quad + h + 8 * r;
         float2 x = smem[smem_slot(t, merge_read_index(j, m, log_l, 4), log_l)];
-        if (!kExactB && log_ns > 0) x = cmul(x, tw[r][h]);
-        if constexpr (kExactB) {
+        if constexpr (!kExactB && log_ns > 0) x = cmul(x, tw[r][h]);
+        if constexpr (kExactB || !kSplitData) {
           re[h] = {__float2half_rn(x.x), __half{}};
           im[h] = {__float2half_rn(x.y), __half{}};
         } else {
@@ -151,7 +163,7 @@ __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared 
       }
       re_hi[r] = pack_halves(re[0].hi, re[1].hi);
       im_hi[r] = pack_halves(im[0].hi, im[1].hi);
-      if constexpr (!kExactB) {
+      if constexpr (!kExactB && kSplitData) {
         re_lo[r] = pack_halves(re[0].lo, re[1].lo);
         im_lo[r] = pack_halves(im[0].lo, im[1].lo);
       }
@@ -164,12 +176,17 @@ __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared 
       mma_split_exact_b(dr, f.im_hi, f.im_lo, nim_hi);  // - Im F Im X
       mma_split_exact_b(di, f.im_hi, f.im_lo, re_hi);   // Im F Re X
       mma_split_exact_b(di, f.re_hi, f.re_lo, im_hi);   // Re F Im X
-    } else {
+    } else if constexpr (kSplitData) {
       std::uint32_t const nim_lo[2] = {negate_halves(im_lo[0]), negate_halves(im_lo[1])};
       mma_split(dr, f.re_hi, f.re_lo, re_hi, re_lo);   // Re F Re X
       mma_split(dr, f.im_hi, f.im_lo, nim_hi, nim_lo); // - Im F Im X
       mma_split(di, f.im_hi, f.im_lo, re_hi, re_lo);   // Im F Re X
       mma_split(di, f.re_hi, f.re_lo, im_hi, im_lo);   // Re F Im X
+    } else {
+      mma_split_exact_b(dr, f.re_hi, f.re_lo, re_hi);   // Re F Re X
+      mma_split_exact_b(dr, f.im_hi, f.im_lo, nim_hi);  // - Im F Im X
+      mma_split_exact_b(di, f.im_hi, f.im_lo, re_hi);   // Im F Re X
+      mma_split_exact_b(di, f.re_hi, f.re_lo, im_hi);   // Re F Im X
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) out[u][i] = make_float2(dr[i], di[i]);
@@ -189,13 +206,14 @@ __device__ inline void merge16(float2* smem, int log_l, int log_ns, Dft16Shared 
   __syncthreads();
 }
 
-template <int kLogR>
-__device__ inline void merge_small(float2* smem, int log_l, int log_ns, float2 const* coarse,
-                                   bool inverse) {
+template <int kLogR, int kLogL, int kLogNs>
+__device__ inline void merge_small(float2* smem, float2 const* coarse, bool inverse) {
+  constexpr int log_l = kLogL;
+  constexpr int log_ns = kLogNs;
   constexpr int kR = 1 << kLogR;
   constexpr int kPerThread = kElementsPerThread / kR;
-  int const log_b = log_l - kLogR;
-  int const b_mask = (1 << log_b) - 1;
+  constexpr int log_b = log_l - kLogR;
+  constexpr int b_mask = (1 << log_b) - 1;
   float2 v[kPerThread][kR];
 #pragma unroll
   for (int s = 0; s < kPerThread; ++s) {
@@ -205,7 +223,7 @@ __device__ inline void merge_small(float2* smem, int log_l, int log_ns, float2 c
     // W^(m k) as running powers of one table value W^k (at most 7 FP32 products deep:
     // relative error below 2^-21, far under the FP16 rounding of the results).
     float2 w1 = make_float2(1.f, 0.f);
-    if (log_ns > 0) w1 = coarse_twiddle(coarse, merge_twiddle_index(j, 1, kLogR, log_ns), inverse);
+    if constexpr (log_ns > 0) w1 = coarse_twiddle(coarse, merge_twiddle_index(j, 1, kLogR, log_ns), inverse);
     float2 wm = w1;
 #pragma unroll
     for (int m = 0; m < kR; ++m) {
@@ -231,6 +249,29 @@ __device__ inline void merge_small(float2* smem, int log_l, int log_ns, float2 c
     }
   }
   __syncthreads();
+}
+
+/// The merges of a pass of length 2^kLogL, all known at compile time (the planner's rule,
+/// make_pass in plan_logic.cpp): radix 16 while 16 points are left, then one radix 2, 4 or 8
+/// merge; a length below 16 is one small merge. `exact_first`: the input is FP16 (merge16).
+template <int kLogL, int kLogNs = 0>
+__device__ __forceinline__ void run_merges(float2* smem, bool exact_first, Dft16Shared const& fs,
+                                           float2 const* coarse, bool inverse) {
+  constexpr int kRest = kLogL - kLogNs;
+  if constexpr (kRest >= 4) {
+    if constexpr (kLogNs == 0) {
+      if (exact_first) {
+        merge16<true, kLogL, 0>(smem, fs, coarse, inverse);
+      } else {
+        merge16<false, kLogL, 0>(smem, fs, coarse, inverse);
+      }
+    } else {
+      merge16<false, kLogL, kLogNs>(smem, fs, coarse, inverse);
+    }
+    run_merges<kLogL, kLogNs + 4>(smem, exact_first, fs, coarse, inverse);
+  } else if constexpr (kRest > 0) {
+    merge_small<kRest, kLogL, kLogNs>(smem, coarse, inverse);
+  }
 }
 
 }  // namespace fftcore::detail::tc

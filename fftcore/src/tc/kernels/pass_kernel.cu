@@ -2,8 +2,9 @@
 // The pass kernel: a block loads a tile of T sequences of length L (FP16 or FP32) into FP32
 // shared memory, normalises the tile by a power of two so that the FP16 hi/lo MMA operands
 // neither overflow nor lose bits to underflow, runs the pass's merges, then multiplies by the
-// pass twiddles and the scale and rounds once on the way out. Two instantiations: up to 512
-// threads (2^13 elements) and 1024 threads (2^14 elements).
+// pass twiddles and the scale and rounds once on the way out. Instantiated per length
+// L = 2^1..2^14 and block size class: up to 512 threads (2^13 elements, two blocks per SM) and
+// 1024 threads (2^14 elements, L >= 2^10).
 #include "tc/kernels/pass_launch.hpp"
 
 #include "tc/kernels/block_merges.cuh"
@@ -11,15 +12,14 @@
 #include <cuda_fp16.h>
 
 #include <type_traits>
+#include <utility>
 
 namespace fftcore::detail::tc {
 namespace {
 
 /// Power-of-two gain for a tile whose largest component is `max_abs`: the operands of the last
 /// radix-16 merge grow by at most 16^(merges16 - 1) * sqrt(2), and must stay below 2^15.
-__device__ float tile_gain(float max_abs, PassParams const& p) {
-  int merges16 = 0;
-  for (int s = 0; s < p.stage_count; ++s) merges16 += p.log_radix[s] == 4 ? 1 : 0;
+__device__ float tile_gain(float max_abs, int merges16) {
   if (merges16 == 0 || !(max_abs > 0.f) || !isfinite(max_abs)) return 1.f;
   float const growth = exp2f(4.f * static_cast<float>(merges16 - 1));
   int e = 0;
@@ -105,7 +105,10 @@ __device__ __forceinline__ void store_tile(char* tile, float2 const (&v)[kElemen
 #define FFTCORE_TC_MIN_BLOCKS_512 2  // blocks of <= 512 threads per SM the registers must allow
 #endif
 
-template <int kMaxThreads>
+/// One instantiation per sequence length 2^kLogL (so that every shift, mask and merge
+/// index inside the tile is a compile-time constant: with the length a run-time value, integer
+/// index arithmetic was ~60 % of the kernel's instructions) and block size class.
+template <int kMaxThreads, int kLogL>
 __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_TC_MIN_BLOCKS_512)
     pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                 float2 const* fine, int inverse_flag) {
@@ -113,7 +116,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   __shared__ unsigned int tile_max_bits;
   __shared__ Dft16Shared dft16;  // 2 KiB: the DFT-16 A fragments of every lane
   bool const inverse = inverse_flag != 0;
-  int const log_l = p.log_length;
+  constexpr int log_l = kLogL;
   int const log_t = p.log_tile;
   int const threads = static_cast<int>(blockDim.x);
   BlockOrigin const o = block_origin(p, blockIdx.x);
@@ -146,7 +149,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   }
   if ((threadIdx.x & 31) == 0) atomicMax(&tile_max_bits, __float_as_uint(local_max));
   __syncthreads();
-  float const gain = tile_gain(__uint_as_float(tile_max_bits), p);
+  float const gain = tile_gain(__uint_as_float(tile_max_bits), kLogL >= 4 ? kLogL / 4 : 0);
 #pragma unroll
   for (int i = 0; i < kElementsPerThread; ++i) {
     int const e = static_cast<int>(threadIdx.x) + i * threads;
@@ -157,26 +160,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   if (threadIdx.x < 32) store_dft16_fragments(dft16, coarse, inverse);
   __syncthreads();
 
-  int log_ns = 0;
-  for (int s = 0; s < p.stage_count; ++s) {
-    int const log_r = p.log_radix[s];
-    if (log_r == 4) {
-      // The first merge of a pass reading FP16 sees FP16 values times the power-of-two gain
-      // (exact in FP32) and no twiddles: its B operands need no lo part (see merge16).
-      if (log_ns == 0 && p.in_fp32 == 0) {
-        merge16<true>(smem, log_l, log_ns, dft16, coarse, inverse);
-      } else {
-        merge16<false>(smem, log_l, log_ns, dft16, coarse, inverse);
-      }
-    } else if (log_r == 3) {
-      merge_small<3>(smem, log_l, log_ns, coarse, inverse);
-    } else if (log_r == 2) {
-      merge_small<2>(smem, log_l, log_ns, coarse, inverse);
-    } else {
-      merge_small<1>(smem, log_l, log_ns, coarse, inverse);
-    }
-    log_ns += log_r;
-  }
+  // The first merge of a pass reading FP16 sees FP16 values times the power-of-two gain
+  // (exact in FP32) and no twiddles: its B operands need no lo part (see merge16).
+  run_merges<kLogL>(smem, p.in_fp32 == 0, dft16, coarse, inverse);
 
   float const factor = p.scale / gain;
   bool const tile_fast_out = p.out_stride[0] == 1 && log_t > 0;
@@ -254,30 +240,83 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
 }
 
 constexpr int kMaxSmemBytes = (1 << kLogMaxBlockElements) * static_cast<int>(sizeof(float2));
+/// Blocks of more than 512 threads (2^14 elements) occur only for L >= 2^10 (the planner
+/// targets 2^13 elements per block and goes above only to reach 8 adjacent columns).
+constexpr int kMinLogLength1024 = 10;
 
-}  // namespace
-
-cudaError_t prepare_pass_kernels() noexcept {
-  cudaError_t e = cudaFuncSetAttribute(pass_kernel<512>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       kMaxSmemBytes / 2);
-  if (e != cudaSuccess) return e;
-  return cudaFuncSetAttribute(pass_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              kMaxSmemBytes);
+template <int kLogL>
+cudaError_t prepare_length() noexcept {
+  if constexpr (kLogL <= kLogMaxBlockElements - 1) {
+    cudaError_t const e = cudaFuncSetAttribute(
+        pass_kernel<512, kLogL>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmemBytes / 2);
+    if (e != cudaSuccess) return e;
+  }
+  if constexpr (kLogL >= kMinLogLength1024) {
+    return cudaFuncSetAttribute(pass_kernel<1024, kLogL>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmemBytes);
+  }
+  return cudaSuccess;
 }
 
-cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
-                        float2 const* coarse, float2 const* fine, bool inverse,
-                        cudaStream_t stream) noexcept {
+template <int kLogL>
+cudaError_t launch_length(PassParams const& pass, void const* src, void* dst,
+                          float2 const* coarse, float2 const* fine, bool inverse,
+                          cudaStream_t stream) noexcept {
   dim3 const grid(static_cast<unsigned>(pass.blocks));
   dim3 const block(static_cast<unsigned>(pass.threads));
   auto const smem = static_cast<std::size_t>(pass.smem_bytes);
   if (pass.threads > 512) {
-    pass_kernel<1024><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine, inverse);
+    if constexpr (kLogL >= kMinLogLength1024) {
+      pass_kernel<1024, kLogL><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine,
+                                                              inverse);
+    } else {
+      return cudaErrorInvalidConfiguration;  // the planner never asks for this
+    }
   } else {
-    pass_kernel<512><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine, inverse);
+    if constexpr (kLogL <= kLogMaxBlockElements - 1) {
+      pass_kernel<512, kLogL><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine,
+                                                             inverse);
+    } else {
+      return cudaErrorInvalidConfiguration;  // L = 2^14 always takes 1024 threads
+    }
   }
   return cudaGetLastError();
+}
+
+template <int... kLogL>
+cudaError_t prepare_all(std::integer_sequence<int, kLogL...> /*unused*/) noexcept {
+  cudaError_t e = cudaSuccess;
+  ((e = e == cudaSuccess ? prepare_length<kLogL>() : e), ...);
+  return e;
+}
+
+template <int... kLogL>
+cudaError_t launch_any(std::integer_sequence<int, kLogL...> /*unused*/, PassParams const& pass,
+                       void const* src, void* dst, float2 const* coarse, float2 const* fine,
+                       bool inverse, cudaStream_t stream) noexcept {
+  cudaError_t e = cudaErrorInvalidValue;
+  ((pass.log_length == kLogL + 1
+        ? (e = launch_length<kLogL + 1>(pass, src, dst, coarse, fine, inverse, stream))
+        : e),
+   ...);
+  return e;
+}
+
+using Lengths = std::make_integer_sequence<int, kLogMaxBlockElements>;  // 0..13: L = 2^(i+1)
+
+template <int... kI>
+cudaError_t prepare_shifted(std::integer_sequence<int, kI...> /*unused*/) noexcept {
+  return prepare_all(std::integer_sequence<int, (kI + 1)...>{});
+}
+
+}  // namespace
+
+cudaError_t prepare_pass_kernels() noexcept { return prepare_shifted(Lengths{}); }
+
+cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
+                        float2 const* coarse, float2 const* fine, bool inverse,
+                        cudaStream_t stream) noexcept {
+  return launch_any(Lengths{}, pass, src, dst, coarse, fine, inverse, stream);
 }
 
 }  // namespace fftcore::detail::tc
