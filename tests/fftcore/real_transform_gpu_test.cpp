@@ -297,7 +297,10 @@ TEST_F(RealTransform, RoundTripReturnsTheInput) {
       std::printf("[real-roundtrip] %-11s %-24s L2 %.3e  seed %u\n", fftcore::to_string(backend),
                   shape_name(r, c, batch).c_str(), err, seed);
       EXPECT_GT(max_abs(back), 0.0) << "all-zero output";
-      EXPECT_LT(err, 2e-3) << "seed " << seed;
+      // Bounds from the H200 measurement of these shapes: Tensor Core <= 6.2e-4, cuFFT FP16
+      // (two transforms of its own error, up to 2.3e-3 each at these sizes) <= 3.0e-3 at 2^22.
+      double const bound = backend == Backend::kTensorCore ? 1.5e-3 : 5e-3;
+      EXPECT_LT(err, bound) << "seed " << seed;
     }
   }
 }
