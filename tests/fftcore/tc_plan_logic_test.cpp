@@ -11,6 +11,7 @@
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <set>
@@ -322,6 +323,69 @@ std::vector<cd> emulate_block(std::vector<cd> x, PassParams const& p) {
     log_ns += log_r;
   }
   return x;
+}
+
+/// Shared-memory wavefronts of one warp instruction with 8-byte accesses: each half-warp is one
+/// 128-byte request; the wavefronts are the most distinct 4-byte words any bank must serve.
+int wavefronts(std::vector<int> const& slots) {
+  int total = 0;
+  for (int half = 0; half < 2; ++half) {
+    std::set<int> words[32];
+    for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+      for (int w : {2 * slots[lane], 2 * slots[lane] + 1}) words[w % 32].insert(w);
+    }
+    std::size_t worst = 0;
+    for (auto const& b : words) worst = std::max(worst, b.size());
+    total += static_cast<int>(worst);
+  }
+  return total;
+}
+
+/// The radix-16 merges' shared-memory reads and writes (the lane -> element maps of merge16 in
+/// kernels/block_merges.cuh) take the minimum of 2 wavefronts per warp instruction for
+/// 2^8 <= L <= 2^13 with the swizzle of smem_slot, and at most 4 (2-way) for L = 2^14 reads.
+/// A regression guard for the bank-conflict work: the earlier swizzle took 4-8.
+TEST(TcPlanLogic, RadixSixteenMergesAreBankConflictFree) {
+  using fftcore::detail::tc::merge_read_index;
+  using fftcore::detail::tc::merge_write_index;
+  using fftcore::detail::tc::smem_slot;
+  for (int log_l = 8; log_l <= 14; ++log_l) {
+    for (int log_t = 0; log_l + log_t <= 14 && log_t <= 5; ++log_t) {
+      int const warps = (1 << (log_l + log_t)) / 16 / 32;
+      int const limit = log_l == 14 ? 4 : 2;
+      int const log_cols = log_l - 4;
+      for (int log_ns = 0; log_ns + 4 <= log_l; log_ns += 4) {
+        for (int warp = 0; warp < warps; ++warp) {
+          for (int u = 0; u < 4; ++u) {
+            for (int rh = 0; rh < 4; ++rh) {  // reads: m = 2 quad + h + 8 r
+              std::vector<int> slots(32);
+              for (int lane = 0; lane < 32; ++lane) {
+                int const c = ((warp * 4 + u) << 3) + (lane >> 2);
+                int const m = 2 * (lane & 3) + (rh & 1) + 8 * (rh >> 1);
+                slots[lane] = smem_slot(c >> log_cols,
+                                        merge_read_index(c & ((1 << log_cols) - 1), m, log_l, 4),
+                                        log_l);
+              }
+              ASSERT_LE(wavefronts(slots), limit)
+                  << "read L=2^" << log_l << " T=2^" << log_t << " Ns=2^" << log_ns;
+            }
+            for (int i = 0; i < 4; ++i) {  // writes of the D fragments
+              std::vector<int> slots(32);
+              for (int lane = 0; lane < 32; ++lane) {
+                int const c = ((warp * 4 + u) << 3) + 2 * (lane & 3) + (i & 1);
+                int const m = (lane >> 2) + 8 * (i >> 1);
+                slots[lane] = smem_slot(
+                    c >> log_cols, merge_write_index(c & ((1 << log_cols) - 1), m, 4, log_ns),
+                    log_l);
+              }
+              ASSERT_EQ(wavefronts(slots), 2)
+                  << "write L=2^" << log_l << " T=2^" << log_t << " Ns=2^" << log_ns;
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(TcPlanLogic, EmulatedBlockMergesGiveTheDft) {

@@ -86,8 +86,9 @@ FFTCORE_HD inline BlockOrigin block_origin(PassParams const& p, std::int64_t blo
 /// h ^ h >> 2 ^ h >> 4 ^ h << 2 with h = n >> 4. The fold was picked by simulating the 32 banks
 /// for every access of every pass shape (tile loads and stores, each merge's reads and
 /// writes): 56 excess wavefronts over all shapes against 290 with the earlier swizzle by the
-/// top four bits, and none left in the radix-16 merges of L >= 256 (they had 2-4x the
-/// minimum).
+/// top four bits. The radix-16 merges take the minimum of 2 wavefronts per warp access for
+/// 2^8 <= L <= 2^13 (they took 4-8), and reads of L = 2^14 stay 2-way
+/// (tc_plan_logic_test: RadixSixteenMergesAreBankConflictFree).
 FFTCORE_HD inline int smem_slot(int t, int n, int log_l) {
   if (log_l < 4) return (t << log_l) + (n ^ (t & ((1 << log_l) - 1)));
   int const h = n >> 4;
