@@ -64,14 +64,23 @@ struct BlockOrigin {
   std::int64_t twiddle_base;
 };
 
+/// The planner keeps blocks < 2^31 (finish_layout), so the block index and the digit extents
+/// it is split by (tiles0, D1, D2: factors of blocks) fit in 32 bits, and the split runs in
+/// 32-bit unsigned arithmetic: every thread of a block computes it, and a 64-bit division by a
+/// run-time divisor is a long subroutine on the GPU. Only the offsets are 64-bit.
 FFTCORE_HD inline BlockOrigin block_origin(PassParams const& p, std::int64_t block) {  // NOLINT
+  auto const b = static_cast<std::uint32_t>(block);
+  auto const tiles0 = static_cast<std::uint32_t>(p.tiles0);
+  auto const e1 = static_cast<std::uint32_t>(p.extent[1]);
+  auto const e2 = static_cast<std::uint32_t>(p.extent[2]);
+  std::uint32_t const rest0 = b / tiles0;
+  std::uint32_t const rest1 = rest0 / e1;
+  std::uint32_t const rest2 = rest1 / e2;
   std::int64_t d[kDigits];
-  d[0] = (block % p.tiles0) << p.log_tile;
-  std::int64_t rest = block / p.tiles0;
-  d[1] = rest % p.extent[1];
-  rest /= p.extent[1];
-  d[2] = rest % p.extent[2];
-  d[3] = rest / p.extent[2];
+  d[0] = static_cast<std::int64_t>(b - rest0 * tiles0) << p.log_tile;
+  d[1] = rest0 - rest1 * e1;
+  d[2] = rest1 - rest2 * e2;
+  d[3] = rest2;
   BlockOrigin o{d[0], 0, 0, 0};
   for (int i = 0; i < kDigits; ++i) {
     o.in_base += d[i] * p.in_stride[i];
