@@ -4,6 +4,7 @@
 #include <fftcore/fftcore.hpp>
 
 #include "detail/backend_plan.hpp"
+#include "hooks.hpp"
 
 #include <cstdint>
 #include <new>
@@ -95,8 +96,11 @@ Status make_plan(PlanDesc const& desc, Plan& plan) noexcept {
   return Status::kSuccess;
 }
 
-Status execute(Plan const& plan, void const* in, void* out, Direction direction,
-               void* workspace, std::size_t workspace_bytes, cudaStream_t stream) noexcept {
+namespace {
+
+/// The argument checks shared by both execute forms.
+Status check_execute(Plan const& plan, void const* in, void const* out, Direction direction,
+                     void const* workspace, std::size_t workspace_bytes) noexcept {
   if (!plan.valid()) return Status::kInvalidPlan;
   if (in == nullptr || out == nullptr) return Status::kInvalidArgument;
   if (direction != Direction::kForward && direction != Direction::kInverse) {
@@ -117,7 +121,61 @@ Status execute(Plan const& plan, void const* in, void* out, Direction direction,
   if (needed > 0 && (workspace == nullptr || workspace_bytes < needed)) {
     return Status::kWorkspaceTooSmall;
   }
+  return Status::kSuccess;
+}
+
+}  // namespace
+
+Status execute(Plan const& plan, void const* in, void* out, Direction direction,
+               void* workspace, std::size_t workspace_bytes, cudaStream_t stream) noexcept {
+  if (Status s = check_execute(plan, in, out, direction, workspace, workspace_bytes);
+      s != Status::kSuccess) {
+    return s;
+  }
   return plan.impl_->backend_plan->execute(in, out, direction, workspace, stream);
+}
+
+Status execute(Plan const& plan, void const* in, void* out, Direction direction,
+               void* workspace, std::size_t workspace_bytes, cudaStream_t stream,
+               ExecuteHooks const& hooks) noexcept {
+  if (Status s = check_execute(plan, in, out, direction, workspace, workspace_bytes);
+      s != Status::kSuccess) {
+    return s;
+  }
+  detail::BackendPlan const& backend = *plan.impl_->backend_plan;
+  if (!hooks.any()) return backend.execute(in, out, direction, workspace, stream);
+  if (plan.desc().kind != Transform::kC2C) return Status::kInvalidArgument;
+  auto const misaligned = [](float2 const* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % alignof(float2) != 0;
+  };
+  if (misaligned(hooks.load_factors) || misaligned(hooks.store_factors)) {
+    return Status::kMisaligned;
+  }
+  if (backend.fuses_hooks()) {
+    return backend.execute_fused(in, out, direction, workspace, stream, hooks);
+  }
+  // Unfused: the input times its factors into `out`, the transform in place there, then the
+  // output times its factors.
+  PlanDesc const& desc = plan.desc();
+  auto const n = static_cast<std::size_t>(desc.elements());
+  auto const count = n * static_cast<std::size_t>(desc.batch);
+  void const* source = in;
+  if (hooks.load_factors != nullptr) {
+    if (Status s = detail::from_cuda(detail::launch_multiply(
+            desc.precision, in, out, count, hooks.load_factors, n, false, stream));
+        s != Status::kSuccess) {
+      return s;
+    }
+    source = out;
+  }
+  if (Status s = backend.execute(source, out, direction, workspace, stream);
+      s != Status::kSuccess) {
+    return s;
+  }
+  if (hooks.store_factors == nullptr) return Status::kSuccess;
+  return detail::from_cuda(detail::launch_multiply(desc.precision, out, out, count,
+                                                   hooks.store_factors, n,
+                                                   hooks.conjugate_store, stream));
 }
 
 }  // namespace fftcore

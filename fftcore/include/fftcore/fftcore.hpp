@@ -130,6 +130,24 @@ struct PlanDesc {
   return count * (real_side ? real_element_bytes(desc.precision) : element_bytes(desc.precision));
 }
 
+/// Element-wise operations fused into a complex (C2C) transform: the input element x[i] is
+/// multiplied by load_factors[i mod n] before the transform, and the output element y[k] by
+/// store_factors[k mod n] (or its conjugate: a matched filter's conj(template)) after it and
+/// after the plan's scaling, where n = desc.elements() and i, k count elements within the
+/// batch. Factors are FP32 complex on the device, n of each. Windows, per-frequency filter
+/// responses and templates are such factors; a real scale is a constant one.
+/// The Tensor Core backend applies them inside its first and last pass, before its FP16
+/// rounding, at the cost of reading the factors; the cuFFT backend (no FP16 callbacks)
+/// applies them with separate element-wise kernels on `out`. Null pointers mean no hook.
+struct ExecuteHooks {
+  float2 const* load_factors = nullptr;
+  float2 const* store_factors = nullptr;
+  bool conjugate_store = false;
+  [[nodiscard]] bool any() const noexcept {
+    return load_factors != nullptr || store_factors != nullptr;
+  }
+};
+
 namespace detail {
 class BackendPlan;  // src/detail/backend_plan.hpp
 }
@@ -157,6 +175,8 @@ class Plan {
   friend Status make_plan(PlanDesc const&, Plan&) noexcept;
   friend Status execute(Plan const&, void const*, void*, Direction, void*, std::size_t,
                         cudaStream_t) noexcept;
+  friend Status execute(Plan const&, void const*, void*, Direction, void*, std::size_t,
+                        cudaStream_t, ExecuteHooks const&) noexcept;
 };
 
 /// Pure check of a descriptor against a backend: no allocation, no kernel launch, no device
@@ -173,6 +193,12 @@ class Plan {
 [[nodiscard]] Status execute(Plan const& plan, void const* in, void* out, Direction direction,
                              void* workspace, std::size_t workspace_bytes,
                              cudaStream_t stream) noexcept;
+
+/// execute with hooks (complex transforms only: kInvalidArgument for R2C/C2R plans with a
+/// hook). Without hooks it is the plain execute.
+[[nodiscard]] Status execute(Plan const& plan, void const* in, void* out, Direction direction,
+                             void* workspace, std::size_t workspace_bytes, cudaStream_t stream,
+                             ExecuteHooks const& hooks) noexcept;
 
 /// Typed convenience overloads.
 [[nodiscard]] inline Status execute(Plan const& plan, __half2 const* in, __half2* out,

@@ -18,6 +18,15 @@ class BackendPlan {
   /// Arguments already validated by fftcore::execute (non-null, aligned, workspace large enough).
   [[nodiscard]] virtual Status execute(void const* in, void* out, Direction direction,
                                        void* workspace, cudaStream_t stream) const noexcept = 0;
+  /// Whether execute_fused applies ExecuteHooks inside the transform; otherwise fftcore::execute
+  /// applies them with separate kernels (src/hooks.cu) around execute.
+  [[nodiscard]] virtual bool fuses_hooks() const noexcept { return false; }
+  [[nodiscard]] virtual Status execute_fused(void const* /*in*/, void* /*out*/,
+                                             Direction /*direction*/, void* /*workspace*/,
+                                             cudaStream_t /*stream*/,
+                                             ExecuteHooks const& /*hooks*/) const noexcept {
+    return Status::kInternal;
+  }
 };
 
 /// cuFFT backend (src/cufft/): FP16 needs power-of-two dims, FP32 takes any size.

@@ -54,6 +54,13 @@ struct PassParams {
   std::int64_t blocks = 1;
   std::int32_t threads = 32;
   std::int32_t smem_bytes = 0;
+  // ExecuteHooks, set per execute on copies of the first pass (load) and the last pass (store):
+  // float2 factors indexed by the element's offset in the source / destination buffer & mask
+  // (transforms lie back to back, so that is the index within the transform). Null: none.
+  void const* load_factors = nullptr;
+  void const* store_factors = nullptr;
+  std::int32_t conjugate_store = 0;
+  std::uint32_t factor_mask = 0;
 };
 
 /// Where a block's tile starts: d0 of its first sequence and the base offsets of that sequence.

@@ -19,7 +19,8 @@ namespace {
 
 class TensorCorePlan final : public BackendPlan {
  public:
-  explicit TensorCorePlan(tc::PassLayout layout) : layout_(std::move(layout)) {}
+  TensorCorePlan(tc::PassLayout layout, std::int64_t elements)
+      : layout_(std::move(layout)), elements_(elements) {}
 
   Status upload_tables() noexcept { return tc::upload_twiddle_tables(coarse_, fine_); }
 
@@ -29,8 +30,34 @@ class TensorCorePlan final : public BackendPlan {
 
   [[nodiscard]] Status execute(void const* in, void* out, Direction direction, void* workspace,
                                cudaStream_t stream) const noexcept override {
+    return run(in, out, direction, workspace, stream, nullptr);
+  }
+
+  [[nodiscard]] bool fuses_hooks() const noexcept override { return true; }
+
+  [[nodiscard]] Status execute_fused(void const* in, void* out, Direction direction,
+                                     void* workspace, cudaStream_t stream,
+                                     ExecuteHooks const& hooks) const noexcept override {
+    return run(in, out, direction, workspace, stream, &hooks);
+  }
+
+ private:
+  /// The passes in order; hooks go to a copy of the first pass (load, it reads `in`) and of the
+  /// last one (store, it writes `out`).
+  Status run(void const* in, void* out, Direction direction, void* workspace,
+             cudaStream_t stream, ExecuteHooks const* hooks) const noexcept {
     bool const inverse = direction == Direction::kInverse;
-    for (tc::PassParams const& pass : layout_.passes) {
+    std::size_t const last = layout_.passes.size() - 1;
+    for (std::size_t i = 0; i <= last; ++i) {
+      tc::PassParams pass = layout_.passes[i];
+      if (hooks != nullptr) {
+        pass.factor_mask = static_cast<std::uint32_t>(elements_ - 1);
+        if (i == 0) pass.load_factors = hooks->load_factors;
+        if (i == last) {
+          pass.store_factors = hooks->store_factors;
+          pass.conjugate_store = hooks->conjugate_store ? 1 : 0;
+        }
+      }
       void const* src = pass.src == tc::Buffer::kIn          ? in
                         : pass.src == tc::Buffer::kWorkspace ? workspace
                                                              : out;
@@ -42,8 +69,8 @@ class TensorCorePlan final : public BackendPlan {
     return Status::kSuccess;
   }
 
- private:
   tc::PassLayout layout_;
+  std::int64_t elements_;  ///< of one transform, a power of two
   tc::DeviceTable coarse_;
   tc::DeviceTable fine_;
 };
@@ -80,7 +107,7 @@ Status make_tensor_core_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>&
   }
   if (Status s = check_tensor_core_device(); s != Status::kSuccess) return s;
   auto plan = std::unique_ptr<TensorCorePlan>(new (std::nothrow) TensorCorePlan(
-      std::move(layout)));
+      std::move(layout), desc.elements()));
   if (!plan) return Status::kInternal;
   if (Status s = plan->upload_tables(); s != Status::kSuccess) return s;
   out = std::move(plan);

@@ -101,6 +101,32 @@ __device__ __forceinline__ void store_tile(char* tile, float2 const (&v)[kElemen
   }
 }
 
+/// Factor `index` of an ExecuteHooks array, conjugated on request.
+__device__ __forceinline__ float2 hook_factor(void const* factors, std::uint32_t index,
+                                              bool conjugate) {
+  float2 f = __ldg(static_cast<float2 const*>(factors) + index);
+  if (conjugate) f.y = -f.y;
+  return f;
+}
+
+/// v[i] *= factors[(base + offset of element i) & mask] for the thread's elements (the
+/// offsets are those of load_tile; mod 2^32 arithmetic commutes with the mask, which is below
+/// 2^32). Elements of sequences past the end are zeros times some factor.
+__device__ __forceinline__ void apply_factors(float2 (&v)[kElementsPerThread],
+                                              TileAccess const& a, std::uint32_t base,
+                                              void const* factors, std::uint32_t mask,
+                                              bool conjugate) {
+  int const threads = static_cast<int>(blockDim.x);
+#pragma unroll
+  for (int i = 0; i < kElementsPerThread; ++i) {
+    TileIndex const x = tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t,
+                                   a.log_l);
+    std::uint32_t const at =
+        base + static_cast<std::uint32_t>(x.t * a.stride0 + x.n * a.elem_stride);
+    v[i] = cmul(v[i], hook_factor(factors, at & mask, conjugate));
+  }
+}
+
 #ifndef FFTCORE_TC_MIN_BLOCKS_512
 #define FFTCORE_TC_MIN_BLOCKS_512 2  // blocks of <= 512 threads per SM the registers must allow
 #endif
@@ -137,6 +163,10 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
     load_tile<float2>(v, src_tile, in_access);
   } else {
     load_tile<__half2>(v, src_tile, in_access);
+  }
+  if (p.load_factors != nullptr) {  // ExecuteHooks::load_factors (first pass only)
+    apply_factors(v, in_access, static_cast<std::uint32_t>(o.in_base), p.load_factors,
+                  p.factor_mask, false);
   }
   float local_max = 0.f;
 #pragma unroll
@@ -221,6 +251,12 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
                                      log_t, log_l);
       float2 y = cscale(smem[smem_slot(x.t, x.n, log_l)], factor);
       if constexpr (decltype(twiddled)::value) y = cmul(y, tw[i - begin]);
+      if (p.store_factors != nullptr) {  // ExecuteHooks::store_factors (last pass only)
+        std::uint32_t const at = static_cast<std::uint32_t>(o.out_base) +
+                                 static_cast<std::uint32_t>(x.t * out_access.stride0 +
+                                                            x.n * out_access.elem_stride);
+        y = cmul(y, hook_factor(p.store_factors, at & p.factor_mask, p.conjugate_store != 0));
+      }
       v[i] = y;
     }
     if (p.out_fp32) {
