@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
-// The GPU FFT engine: host doubles -> pinned __half2/float2 staging -> device -> fftcore c2c in
-// place -> pinned -> host doubles. Real transforms go through the complex one: r2c transforms
-// (x, 0) and keeps the first n/2+1 bins of the last axis; c2r rebuilds the full Hermitian
-// spectrum, transforms it back and keeps the real part.
+// The GPU FFT engine: host doubles -> pinned FP16/FP32 staging -> device -> fftcore -> pinned ->
+// host doubles. c2c runs fftcore's C2C in place; r2c and c2r run its R2C / C2R plans (cuFFT's
+// n/2+1 half-spectrum layout, the engine's own) out of place: the reals in their own device
+// buffer, the half spectrum in the complex one. fftcore's real kinds need at least 2 points on
+// the last axis; with 1 point there the real transform along it is the identity, so r2c and c2r
+// run the complex plan on (x, 0) and keep the real part (the half spectrum is then the whole).
 //
 // Range: each item (row) is multiplied by an exact power of two 2^-e with max |re|,|im| < 1
 // before conversion, and fftcore runs with Scaling::kBySqrtN, so FP16 values stay below
 // sqrt(2n) (<= 16384 for n <= 2^27) and typical bins stay near 1, far from FP16's subnormals.
 // Both factors are undone in double afterwards: results are unnormalised, as FFTW's.
-// Plans: one for max_rows items made by the constructor (so an unsupported size fails at
-// configure time), others made on first use for shorter (final) frames.
+// Plans, by kind and items per call: every kind is checked (host-only) and the C2C one for
+// max_rows items is made when the engine is built, so an unsupported size fails at configure
+// time; the others (R2C, C2R, shorter final frames) are made on first use, as is the real
+// device buffer.
 #include "fft_engines.hpp"
 
 #include <tcfft/core/cuda.hpp>
@@ -24,6 +28,7 @@
 #include <complex>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tcfft::stages::detail {
@@ -78,7 +83,8 @@ double max_component(double const* x, std::int64_t count) {
 
 // The fftcore descriptor of `rows` items of `shape`, scaled by 1/sqrt(n) (see file comment).
 fftcore::PlanDesc plan_desc(std::vector<std::int64_t> const& shape, std::int64_t rows,
-                            fftcore::Precision precision, fftcore::Backend backend) {
+                            fftcore::Precision precision, fftcore::Backend backend,
+                            fftcore::Transform kind = fftcore::Transform::kC2C) {
   fftcore::PlanDesc desc;
   desc.rank = static_cast<int>(shape.size());
   desc.dims[0] = shape[0];
@@ -87,6 +93,7 @@ fftcore::PlanDesc plan_desc(std::vector<std::int64_t> const& shape, std::int64_t
   desc.precision = precision;
   desc.scaling = fftcore::Scaling::kBySqrtN;
   desc.backend = backend;
+  desc.kind = kind;
   return desc;
 }
 
@@ -110,6 +117,21 @@ void require_supported(fftcore::PlanDesc const& desc, FftEngineParams const& par
                  params.precision + " backend (" + params.backend + "): " + reason);
 }
 
+// fftcore's R2C / C2R need 2 points or more on the last axis (see file comment).
+bool uses_real_kinds(std::vector<std::int64_t> const& shape) { return shape.back() >= 2; }
+
+// require_supported for every plan kind the engine may make for `shape`.
+void require_all_supported(FftEngineParams const& params, std::vector<std::int64_t> const& shape,
+                           std::int64_t max_rows) {
+  auto const precision = parse_precision(params.precision);
+  auto const backend = parse_backend(params.backend);
+  require_supported(plan_desc(shape, max_rows, precision, backend), params, shape);
+  if (!uses_real_kinds(shape)) return;
+  for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
+    require_supported(plan_desc(shape, max_rows, precision, backend, kind), params, shape);
+  }
+}
+
 class GpuFftEngine final : public FftEngine {
  public:
   GpuFftEngine(FftEngineParams const& params, std::vector<std::int64_t> const& shape,
@@ -124,7 +146,8 @@ class GpuFftEngine final : public FftEngine {
     nx_ = shape.back();
     item_ = ny_ * nx_;
     half_item_ = ny_ * (nx_ / 2 + 1);
-    fftcore::Plan const& plan = plan_for(max_rows);  // fails early for unsupported sizes
+    real_kinds_ = uses_real_kinds(shape);
+    fftcore::Plan const& plan = plan_for(fftcore::Transform::kC2C, max_rows);  // fails early
     chosen_backend_ = fftcore::to_string(plan.backend());
     auto const bytes = static_cast<std::size_t>(max_rows * item_) *
                        fftcore::element_bytes(precision_);
@@ -148,7 +171,8 @@ class GpuFftEngine final : public FftEngine {
       double const scale = set_row_scale(r, max_component(x, item_));
       for (std::int64_t i = 0; i < item_; ++i) put(r * item_ + i, x[i] * scale);
     }
-    run(rows, sign < 0 ? fftcore::Direction::kForward : fftcore::Direction::kInverse);
+    run(fftcore::Transform::kC2C, rows,
+        sign < 0 ? fftcore::Direction::kForward : fftcore::Direction::kInverse);
     for (std::int64_t r = 0; r < rows; ++r) {
       for (std::int64_t i = 0; i < item_; ++i) {
         out[r * item_ + i] = get(r * item_ + i) * undo_[static_cast<std::size_t>(r)];
@@ -161,41 +185,31 @@ class GpuFftEngine final : public FftEngine {
     for (std::int64_t r = 0; r < rows; ++r) {
       auto const* x = in + r * item_;
       double const scale = set_row_scale(r, max_component(x, item_));
-      for (std::int64_t i = 0; i < item_; ++i) put(r * item_ + i, {x[i] * scale, 0.0});
+      for (std::int64_t i = 0; i < item_; ++i) put_real_input(r * item_ + i, x[i] * scale);
     }
-    run(rows, fftcore::Direction::kForward);
-    std::int64_t const bins = nx_ / 2 + 1;
-    for (std::int64_t r = 0; r < rows; ++r) {
+    run(real_kinds_ ? fftcore::Transform::kR2C : fftcore::Transform::kC2C, rows,
+        fftcore::Direction::kForward);
+    for (std::int64_t r = 0; r < rows; ++r) {  // [rows][ny][nx/2+1], as out
       double const undo = undo_[static_cast<std::size_t>(r)];
-      for (std::int64_t y = 0; y < ny_; ++y) {
-        for (std::int64_t x = 0; x < bins; ++x) {
-          out[r * half_item_ + y * bins + x] = get(r * item_ + y * nx_ + x) * undo;
-        }
+      for (std::int64_t i = 0; i < half_item_; ++i) {
+        out[r * half_item_ + i] = get(r * half_item_ + i) * undo;
       }
     }
   }
 
   void c2r(std::complex<double> const* in, double* out, std::int64_t rows) override {
     if (!check_rows(rows)) return;
-    std::int64_t const bins = nx_ / 2 + 1;
     for (std::int64_t r = 0; r < rows; ++r) {
-      auto const* h = in + r * half_item_;  // [ny][bins]
+      auto const* h = in + r * half_item_;  // [ny][nx/2+1]
       double const scale = set_row_scale(r, max_component(h, half_item_));
-      for (std::int64_t y = 0; y < ny_; ++y) {
-        for (std::int64_t x = 0; x < nx_; ++x) {
-          // Hermitian symmetry: X[y][x] = conj(X[-y mod ny][-x mod nx]).
-          std::complex<double> const v = x < bins
-                                             ? h[y * bins + x]
-                                             : std::conj(h[((ny_ - y) % ny_) * bins + nx_ - x]);
-          put(r * item_ + y * nx_ + x, v * scale);
-        }
-      }
+      for (std::int64_t i = 0; i < half_item_; ++i) put(r * half_item_ + i, h[i] * scale);
     }
-    run(rows, fftcore::Direction::kInverse);
+    run(real_kinds_ ? fftcore::Transform::kC2R : fftcore::Transform::kC2C, rows,
+        fftcore::Direction::kInverse);
     for (std::int64_t r = 0; r < rows; ++r) {
       double const undo = undo_[static_cast<std::size_t>(r)];
       for (std::int64_t i = 0; i < item_; ++i) {
-        out[r * item_ + i] = get(r * item_ + i).real() * undo;
+        out[r * item_ + i] = get_real_output(r * item_ + i) * undo;
       }
     }
   }
@@ -234,6 +248,27 @@ class GpuFftEngine final : public FftEngine {
     }
   }
 
+  // Element i of the real side of r2c: a real of the R2C input, or (x, 0) for the C2C route.
+  void put_real_input(std::int64_t i, double v) {
+    auto const k = static_cast<std::size_t>(i);
+    if (!real_kinds_) {
+      put(i, {v, 0.0});
+    } else if (precision_ == fftcore::Precision::kHalf) {
+      host_.as<__half>()[k] = __double2half(v);
+    } else {
+      host_.as<float>()[k] = static_cast<float>(v);
+    }
+  }
+
+  // Element i of the real side of c2r: a real of the C2R output, or the real part of the
+  // complex inverse on the C2C route.
+  double get_real_output(std::int64_t i) const {
+    if (!real_kinds_) return get(i).real();
+    auto const k = static_cast<std::size_t>(i);
+    if (precision_ == fftcore::Precision::kHalf) return __half2float(host_.as<__half>()[k]);
+    return host_.as<float>()[k];
+  }
+
   std::complex<double> get(std::int64_t i) const {
     auto const k = static_cast<std::size_t>(i);
     if (precision_ == fftcore::Precision::kHalf) {
@@ -252,34 +287,54 @@ class GpuFftEngine final : public FftEngine {
     throw FftError(message);
   }
 
-  fftcore::Plan const& plan_for(std::int64_t rows) {
-    if (auto it = plans_.find(rows); it != plans_.end()) return it->second;
-    auto const desc = plan_desc(shape_, rows, precision_, backend_);
+  fftcore::Plan const& plan_for(fftcore::Transform kind, std::int64_t rows) {
+    auto const key = std::make_pair(kind, rows);
+    if (auto it = plans_.find(key); it != plans_.end()) return it->second;
+    auto const desc = plan_desc(shape_, rows, precision_, backend_, kind);
     require_supported(desc, params_, shape_);
     fftcore::Plan plan;
     if (auto s = fftcore::make_plan(desc, plan); s != fftcore::Status::kSuccess) {
-      throw_status("cannot plan " + std::to_string(rows) + " transforms", s);
+      throw_status("cannot plan " + std::to_string(rows) + " " + kind_name(kind) + " transforms",
+                   s);
     }
     if (plan.workspace_bytes() > workspace_.size()) {
       workspace_ = DeviceBuffer(plan.workspace_bytes());
     }
-    return plans_.emplace(rows, std::move(plan)).first->second;
+    return plans_.emplace(key, std::move(plan)).first->second;
   }
 
-  void run(std::int64_t rows, fftcore::Direction direction) {
-    fftcore::Plan const& plan = plan_for(rows);
-    auto const bytes = static_cast<std::size_t>(rows * item_) *
-                       fftcore::element_bytes(precision_);
-    cudaStream_t const stream = stream_.get();
-    TCFFT_CUDA_CHECK(
-        cudaMemcpyAsync(device_.data(), host_.data(), bytes, cudaMemcpyHostToDevice, stream));
-    auto const status = fftcore::execute(plan, device_.data(), device_.data(), direction,
-                                         workspace_.data(), workspace_.size(), stream);
-    if (status != fftcore::Status::kSuccess) {
-      throw_status("execute of " + std::to_string(rows) + " transforms failed", status);
+  static char const* kind_name(fftcore::Transform kind) {
+    if (kind == fftcore::Transform::kR2C) return "R2C";
+    return kind == fftcore::Transform::kC2R ? "C2R" : "C2C";
+  }
+
+  // The device buffer of the real side of R2C / C2R: [max_rows][item] __half or float.
+  void* real_device() {
+    if (real_device_.size() == 0) {
+      real_device_ = DeviceBuffer(static_cast<std::size_t>(max_rows_ * item_) *
+                                  fftcore::real_element_bytes(precision_));
     }
-    TCFFT_CUDA_CHECK(
-        cudaMemcpyAsync(host_.data(), device_.data(), bytes, cudaMemcpyDeviceToHost, stream));
+    return real_device_.data();
+  }
+
+  // Uploads host_, transforms `rows` items (C2C in place in device_; R2C / C2R between
+  // real_device() and device_), downloads into host_ and waits.
+  void run(fftcore::Transform kind, std::int64_t rows, fftcore::Direction direction) {
+    fftcore::Plan const& plan = plan_for(kind, rows);
+    void* const in = kind == fftcore::Transform::kR2C ? real_device() : device_.data();
+    void* const out = kind == fftcore::Transform::kC2R ? real_device() : device_.data();
+    cudaStream_t const stream = stream_.get();
+    TCFFT_CUDA_CHECK(cudaMemcpyAsync(in, host_.data(), fftcore::buffer_bytes(plan.desc(), true),
+                                     cudaMemcpyHostToDevice, stream));
+    auto const status =
+        fftcore::execute(plan, in, out, direction, workspace_.data(), workspace_.size(), stream);
+    if (status != fftcore::Status::kSuccess) {
+      throw_status(
+          "execute of " + std::to_string(rows) + " " + kind_name(kind) + " transforms failed",
+          status);
+    }
+    TCFFT_CUDA_CHECK(cudaMemcpyAsync(host_.data(), out, fftcore::buffer_bytes(plan.desc(), false),
+                                     cudaMemcpyDeviceToHost, stream));
     stream_.synchronize();
   }
 
@@ -293,11 +348,14 @@ class GpuFftEngine final : public FftEngine {
   std::int64_t nx_ = 0;         // length of the last axis
   std::int64_t item_ = 0;       // complex elements of one item
   std::int64_t half_item_ = 0;  // bins of one one-sided spectrum
+  bool real_kinds_ = false;     // r2c / c2r through R2C / C2R plans (nx >= 2), else through C2C
   Stream stream_;
   DeviceBuffer workspace_;
-  std::map<std::int64_t, fftcore::Plan> plans_;  // by items per call
-  PinnedBuffer host_;    // [max_rows][item] __half2 or float2, upload and download
-  DeviceBuffer device_;  // same layout, transformed in place
+  std::map<std::pair<fftcore::Transform, std::int64_t>, fftcore::Plan> plans_;  // kind, items
+  PinnedBuffer host_;         // [max_rows][item] __half2 or float2 (or the reals / half spectra
+                              // of r2c and c2r, which are no larger), upload and download
+  DeviceBuffer device_;       // same layout: C2C in place, the half spectrum of R2C / C2R
+  DeviceBuffer real_device_;  // the reals of R2C / C2R, allocated on first use
   std::vector<double> undo_;  // per row: sqrt(n) / input scale
 };
 
@@ -309,9 +367,7 @@ std::unique_ptr<FftEngine> make_gpu_fft_engine(FftEngineParams const& params,
   // Answer "unsupported size" before touching the device, so it is reported the same way on
   // machines without a GPU.
   check_engine_shape(shape, max_rows, "gpu FFT engine");
-  require_supported(plan_desc(shape, max_rows, parse_precision(params.precision),
-                              parse_backend(params.backend)),
-                    params, shape);
+  require_all_supported(params, shape, max_rows);
   return std::make_unique<GpuFftEngine>(params, shape, max_rows);
 }
 

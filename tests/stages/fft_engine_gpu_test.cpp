@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The GPU FFT engine (fftcore, FP32 and FP16, cufft and auto backends) against the CPU engine
 // (FFTW, double): c2c both signs, r2c, c2r, rank 2, short final calls, unsupported sizes, and
-// FP16 inputs far outside FP16's range (the engine's per-item power-of-two normalisation).
+// FP16 inputs far outside FP16's range (the engine's per-item power-of-two normalisation); r2c
+// and c2r (fftcore's R2C / C2R) also with short calls, far ranges and a last axis of 1 point.
 //
 // Tolerances (relative L2 against double): FP32 1e-6 (single rounding ~6e-8, a few per pass);
 // FP16 1e-3 * (1 + log2(n) / 8) (inputs rounded to FP16 alone give ~3e-4, 2^-11 / sqrt(3)).
@@ -18,6 +19,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <iostream>
 #include <ostream>
@@ -157,6 +159,72 @@ std::vector<EngineCase> engine_cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GpuFftEngine, ::testing::ValuesIn(engine_cases()), case_name);
+
+// Relative L2 error of item `item` (`size` values from item * size) of y against ref.
+template <class T>
+double item_error(std::vector<T> const& y, std::vector<T> const& ref, std::int64_t item,
+                  std::int64_t size) {
+  auto const first = static_cast<std::ptrdiff_t>(item * size);
+  auto const last = first + static_cast<std::ptrdiff_t>(size);
+  return testing::relative_l2_error(std::vector<T>(y.begin() + first, y.begin() + last),
+                                    std::vector<T>(ref.begin() + first, ref.begin() + last));
+}
+
+class GpuFftEngineReal : public testing::GpuTestWithParam<EngineCase> {};
+
+// r2c and c2r run fftcore's R2C / C2R plans (a last axis of 1 point, which those refuse, the
+// complex plan): calls with all, one and two of the planned items (a plan per kind and item
+// count), a c2c call between them on the same engine, and items of amplitude 1, 1e6 and 1e-8,
+// which FP16 holds only through the engine's per-item power-of-two normalisation.
+TEST_P(GpuFftEngineReal, ShortCallsMixedKindsAndFarRangesMatchTheCpuEngine) {
+  EngineCase const c = GetParam();
+  constexpr std::int64_t kRows = 3;
+  double const amplitude[kRows] = {1.0, 1e6, 1e-8};
+  std::int64_t const n = item_size(c.shape);
+  std::int64_t const half = n / c.shape.back() * (c.shape.back() / 2 + 1);
+  auto gpu = engine_for(c, kRows);
+  auto cpu = cpu_engine(c.shape, kRows);
+  double const tol = tolerance(c.precision, n);
+
+  unsigned seed = 0;
+  auto const z = testing::random_complex(static_cast<std::size_t>(kRows * n), seed);
+  SCOPED_TRACE(gpu->describe() + ", seed = " + std::to_string(seed));
+  std::vector<double> x(z.size());
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    x[i] = z[i].real() * amplitude[i / static_cast<std::size_t>(n)];
+  }
+  std::vector<cd> h_gpu(static_cast<std::size_t>(kRows * half)), h_cpu(h_gpu.size());
+  std::vector<cd> y_gpu(z.size()), y_cpu(z.size());
+  std::vector<double> back_gpu(x.size()), back_cpu(x.size());
+  for (std::int64_t rows : {kRows, std::int64_t{1}, std::int64_t{2}}) {
+    gpu->r2c(x.data(), h_gpu.data(), rows);
+    cpu->r2c(x.data(), h_cpu.data(), rows);
+    gpu->c2c(z.data(), y_gpu.data(), rows, -1);
+    cpu->c2c(z.data(), y_cpu.data(), rows, -1);
+    gpu->c2r(h_cpu.data(), back_gpu.data(), rows);
+    cpu->c2r(h_cpu.data(), back_cpu.data(), rows);
+    for (std::int64_t item = 0; item < rows; ++item) {
+      std::string const where = std::to_string(rows) + " items, item " + std::to_string(item);
+      double const r2c_err = item_error(h_gpu, h_cpu, item, half);
+      double const c2r_err = item_error(back_gpu, back_cpu, item, n);
+      std::cout << "[ measured ] " << gpu->describe() << ", " << where << " (amplitude "
+                << amplitude[item] << "): r2c " << r2c_err << ", c2r " << c2r_err << '\n';
+      EXPECT_LT(r2c_err, tol) << "r2c of " << where;
+      EXPECT_LT(item_error(y_gpu, y_cpu, item, n), tol) << "c2c of " << where;
+      EXPECT_LT(c2r_err, tol) << "c2r of " << where;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RealKinds, GpuFftEngineReal,
+    ::testing::Values(EngineCase{"auto", "fp16", {4096}},
+                      EngineCase{"tensor-core", "fp16", {64, 32}},
+                      EngineCase{"cufft", "fp16", {1024}}, EngineCase{"cufft", "fp16", {16, 8}},
+                      EngineCase{"cufft", "fp32", {1000}}, EngineCase{"auto", "fp32", {7, 9}},
+                      EngineCase{"auto", "fp16", {16, 1}}, EngineCase{"cufft", "fp32", {5, 1}},
+                      EngineCase{"auto", "fp16", {1}}),
+    case_name);
 
 class GpuFftEngineRange : public testing::GpuTest {};
 
