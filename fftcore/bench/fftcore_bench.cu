@@ -2,8 +2,9 @@
 // fftcore_bench: the Tensor Core FP16 backend against cuFFT FP16 and FP32, measured in the same
 // run, with the device-to-device copy bandwidth as the physical floor. ~2^28 elements per call
 // for every 1-D size 2^1..2^27 and a set of 2-D shapes. Prints a markdown table.
-//   fftcore_bench [--quick] [--only NAME[,NAME...]]
-//   (--quick: fewer repeats; --only: just the named rows, e.g. "2^12,512x512", for ncu)
+//   fftcore_bench [--quick] [--real] [--only NAME[,NAME...]]
+//   (--quick: fewer repeats; --only: just the named rows, e.g. "2^12,512x512", for ncu, in both
+//   tables; --real: a second table, the Tensor Core R2C against its C2C and cuFFT FP16 R2C)
 #include <fftcore/fftcore.hpp>
 
 #include <cuda_fp16.h>
@@ -109,18 +110,106 @@ struct Case {
   long long rows, cols;  // rows = 1 for 1-D
 };
 
+/// "2^12" or "512x512", the row names that --only selects.
+std::string case_name(Case c) {
+  return c.rows > 1 ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
+                    : "2^" + std::to_string(__builtin_ctzll(c.cols));
+}
+
+/// `only` is "" (every row) or ",NAME,NAME,".
+bool selected(std::string const& only, std::string const& name) {
+  return only.empty() || only.find("," + name + ",") != std::string::npos;
+}
+
+/// The Tensor Core descriptor of `batch` transforms of `c`.
+fftcore::PlanDesc tc_desc(Case c, long long batch, fftcore::Transform kind) {
+  fftcore::PlanDesc d;
+  d.rank = c.rows > 1 ? 2 : 1;
+  d.dims[0] = c.rows > 1 ? c.rows : c.cols;
+  d.dims[1] = c.rows > 1 ? c.cols : 0;
+  d.batch = batch;
+  d.backend = fftcore::Backend::kTensorCore;
+  d.kind = kind;
+  return d;
+}
+
+/// Median ms of a forward fftcore transform of `d` with its own workspace of
+/// workspace_bytes(), or -1 when fftcore cannot plan it.
+float time_fftcore_forward(fftcore::PlanDesc const& d, void const* in, void* out, int repeats) {
+  fftcore::Plan plan;
+  if (fftcore::make_plan(d, plan) != fftcore::Status::kSuccess) return -1;
+  Buffer const ws(plan.workspace_bytes());
+  return time_ms([&] {
+    check(fftcore::execute(plan, in, out, fftcore::Direction::kForward, ws.get(),
+                           plan.workspace_bytes(), nullptr), "execute");
+  }, repeats);
+}
+
+/// Median ms of cuFFT FP16 R2C (CUDA_R_16F -> CUDA_C_16F) over `batch` transforms of `c`, or
+/// -1 when cuFFT refuses the plan.
+float time_cufft_half_r2c(Case c, long long batch, void* in, void* out, int repeats) {
+  long long dims[2] = {c.rows, c.cols};
+  int const rank = c.rows > 1 ? 2 : 1;
+  cufftHandle handle = 0;
+  check(cufftCreate(&handle), "create");
+  std::size_t ws = 0;
+  float ms = -1;
+  if (cufftXtMakePlanMany(handle, rank, rank == 2 ? dims : dims + 1, nullptr, 1, 0, CUDA_R_16F,
+                          nullptr, 1, 0, CUDA_C_16F, batch, &ws, CUDA_C_16F) == CUFFT_SUCCESS) {
+    ms = time_ms([&] {
+      check(cufftXtExec(handle, in, out, CUFFT_FORWARD), "cufftXtExec R2C");
+    }, repeats);
+  }
+  (void)cufftDestroy(handle);
+  return ms;
+}
+
+/// The --real table: for ~2^28 real points per call (`in` holds them as FP16, reused as 2^28
+/// complex FP16 values for the C2C of the same n and batch; `out` holds 2^28 complex FP16), the
+/// Tensor Core R2C against its C2C and against cuFFT FP16 R2C. GB/s counts the real input (2
+/// bytes per point) and the n/2+1 half-spectrum outputs (4 bytes each) once.
+void print_real_table(std::string const& only, int repeats, std::size_t total, Buffer const& in,
+                      Buffer const& out) {
+  std::printf("\n| real transform | batch | TC R2C ms | TC C2C ms | R2C speed / C2C (target 1.6x)"
+              " | cuFFT16 R2C ms | TC R2C speedup vs cuFFT16 | TC R2C GB/s |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  std::vector<Case> cases;
+  for (int k = 1; k <= 27; ++k) cases.push_back({1, 1LL << k});
+  for (long long side : {256LL, 512LL, 1024LL, 2048LL, 4096LL}) cases.push_back({side, side});
+  for (Case const& c : cases) {
+    std::string const name = case_name(c);
+    if (!selected(only, name)) continue;
+    long long const n = c.rows * c.cols;
+    long long const batch = std::max(1LL, static_cast<long long>(total) / n);
+    auto const r2c = tc_desc(c, batch, fftcore::Transform::kR2C);
+    float const r2c_ms = time_fftcore_forward(r2c, in.get(), out.get(), repeats);
+    float const c2c_ms = time_fftcore_forward(tc_desc(c, batch, fftcore::Transform::kC2C),
+                                              in.get(), out.get(), repeats);
+    float const cufft_ms = time_cufft_half_r2c(c, batch, in.get(), out.get(), repeats);
+    double const bytes = (2.0 * n + 4.0 * r2c.spectrum_elements()) * static_cast<double>(batch);
+    bool const ok = r2c_ms > 0;
+    std::printf("| %s | %lld | %.3f | %.3f | %.2fx | %.3f | %.2fx | %.0f |\n", name.c_str(), batch,
+                r2c_ms, c2c_ms, ok ? c2c_ms / r2c_ms : 0, cufft_ms, ok ? cufft_ms / r2c_ms : 0,
+                ok ? bytes / (r2c_ms * 1e6) : 0);
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
+  bool real = false;
   std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
+    } else if (std::strcmp(argv[i], "--real") == 0) {
+      real = true;
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = "," + std::string(argv[++i]) + ",";
     } else {
-      std::fprintf(stderr, "usage: fftcore_bench [--quick] [--only NAME[,NAME...]]\n");
+      std::fprintf(stderr, "usage: fftcore_bench [--quick] [--real] [--only NAME[,NAME...]]\n");
       return 2;
     }
   }
@@ -153,15 +242,9 @@ int main(int argc, char** argv) {
   for (Case const& c : cases) {
     long long const n = c.rows * c.cols;
     long long const batch = std::max(1LL, static_cast<long long>(total) / n);
-    fftcore::PlanDesc d;
-    d.rank = c.rows > 1 ? 2 : 1;
-    d.dims[0] = c.rows > 1 ? c.rows : c.cols;
-    d.dims[1] = c.rows > 1 ? c.cols : 0;
-    d.batch = batch;
-    d.backend = fftcore::Backend::kTensorCore;
-    std::string name = c.rows > 1 ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
-                                  : "2^" + std::to_string(__builtin_ctzll(n));
-    if (!only.empty() && only.find("," + name + ",") == std::string::npos) continue;
+    fftcore::PlanDesc const d = tc_desc(c, batch, fftcore::Transform::kC2C);
+    std::string const name = case_name(c);
+    if (!selected(only, name)) continue;
     fftcore::Plan plan;
     fftcore::Status const made = fftcore::make_plan(d, plan);
     float tc_ms = -1;
@@ -203,5 +286,6 @@ int main(int argc, char** argv) {
                 tc_ms > 0 ? ms32 / tc_ms : 0);
     std::fflush(stdout);
   }
+  if (real) print_real_table(only, repeats, total, h_in, h_out);
   return 0;
 }
