@@ -134,7 +134,7 @@ __device__ __forceinline__ void apply_factors(float2 (&v)[kElementsPerThread],
 /// One instantiation per sequence length 2^kLogL (so that every shift, mask and merge
 /// index inside the tile is a compile-time constant: with the length a run-time value, integer
 /// index arithmetic was ~60 % of the kernel's instructions) and block size class.
-template <int kMaxThreads, int kLogL>
+template <int kMaxThreads, int kLogL, bool kHooks>
 __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_TC_MIN_BLOCKS_512)
     pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                 float2 const* fine, int inverse_flag) {
@@ -164,7 +164,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   } else {
     load_tile<__half2>(v, src_tile, in_access);
   }
-  if (p.load_factors != nullptr) {  // ExecuteHooks::load_factors (first pass only)
+  if (kHooks && p.load_factors != nullptr) {  // ExecuteHooks::load_factors (first pass)
     apply_factors(v, in_access, static_cast<std::uint32_t>(o.in_base), p.load_factors,
                   p.factor_mask, false);
   }
@@ -251,7 +251,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
                                      log_t, log_l);
       float2 y = cscale(smem[smem_slot(x.t, x.n, log_l)], factor);
       if constexpr (decltype(twiddled)::value) y = cmul(y, tw[i - begin]);
-      if (p.store_factors != nullptr) {  // ExecuteHooks::store_factors (last pass only)
+      if (kHooks && p.store_factors != nullptr) {  // ExecuteHooks::store_factors (last pass)
         std::uint32_t const at = static_cast<std::uint32_t>(o.out_base) +
                                  static_cast<std::uint32_t>(x.t * out_access.stride0 +
                                                             x.n * out_access.elem_stride);
@@ -280,38 +280,57 @@ constexpr int kMaxSmemBytes = (1 << kLogMaxBlockElements) * static_cast<int>(siz
 /// targets 2^13 elements per block and goes above only to reach 8 adjacent columns).
 constexpr int kMinLogLength1024 = 10;
 
+template <int kMaxThreads, int kLogL>
+cudaError_t raise_smem(int bytes) noexcept {
+  cudaError_t const e = cudaFuncSetAttribute(pass_kernel<kMaxThreads, kLogL, false>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  if (e != cudaSuccess) return e;
+  return cudaFuncSetAttribute(pass_kernel<kMaxThreads, kLogL, true>,
+                              cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
+
 template <int kLogL>
 cudaError_t prepare_length() noexcept {
   if constexpr (kLogL <= kLogMaxBlockElements - 1) {
-    cudaError_t const e = cudaFuncSetAttribute(
-        pass_kernel<512, kLogL>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmemBytes / 2);
+    cudaError_t const e = raise_smem<512, kLogL>(kMaxSmemBytes / 2);
     if (e != cudaSuccess) return e;
   }
-  if constexpr (kLogL >= kMinLogLength1024) {
-    return cudaFuncSetAttribute(pass_kernel<1024, kLogL>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmemBytes);
-  }
+  if constexpr (kLogL >= kMinLogLength1024) return raise_smem<1024, kLogL>(kMaxSmemBytes);
   return cudaSuccess;
+}
+
+/// The pass with hooks (ExecuteHooks on the first or last pass) runs its own instantiation, so
+/// that the factor loads cost the plain passes neither instructions nor registers (with one
+/// kernel for both, spills of the 2^10 kernel grew from 60/80 to 176/276 bytes and it ran 8 %
+/// slower).
+template <int kMaxThreads, int kLogL>
+void enqueue(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+             float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
+  dim3 const grid(static_cast<unsigned>(pass.blocks));
+  dim3 const block(static_cast<unsigned>(pass.threads));
+  auto const smem = static_cast<std::size_t>(pass.smem_bytes);
+  if (pass.load_factors != nullptr || pass.store_factors != nullptr) {
+    pass_kernel<kMaxThreads, kLogL, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse,
+                                                                         fine, inverse);
+  } else {
+    pass_kernel<kMaxThreads, kLogL, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse,
+                                                                          fine, inverse);
+  }
 }
 
 template <int kLogL>
 cudaError_t launch_length(PassParams const& pass, void const* src, void* dst,
                           float2 const* coarse, float2 const* fine, bool inverse,
                           cudaStream_t stream) noexcept {
-  dim3 const grid(static_cast<unsigned>(pass.blocks));
-  dim3 const block(static_cast<unsigned>(pass.threads));
-  auto const smem = static_cast<std::size_t>(pass.smem_bytes);
   if (pass.threads > 512) {
     if constexpr (kLogL >= kMinLogLength1024) {
-      pass_kernel<1024, kLogL><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine,
-                                                              inverse);
+      enqueue<1024, kLogL>(pass, src, dst, coarse, fine, inverse, stream);
     } else {
       return cudaErrorInvalidConfiguration;  // the planner never asks for this
     }
   } else {
     if constexpr (kLogL <= kLogMaxBlockElements - 1) {
-      pass_kernel<512, kLogL><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine,
-                                                             inverse);
+      enqueue<512, kLogL>(pass, src, dst, coarse, fine, inverse, stream);
     } else {
       return cudaErrorInvalidConfiguration;  // L = 2^14 always takes 1024 threads
     }
