@@ -5,6 +5,8 @@
 //   fftcore_bench [--quick] [--real] [--only NAME[,NAME...]]
 //   (--quick: fewer repeats; --only: just the named rows, e.g. "2^12,512x512", for ncu, in both
 //   tables; --real: a second table, the Tensor Core R2C against its C2C and cuFFT FP16 R2C)
+#include "bench_support.hpp"
+
 #include <fftcore/fftcore.hpp>
 
 #include <cuda_fp16.h>
@@ -21,40 +23,9 @@
 
 namespace {
 
-void check(cudaError_t e, char const* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "CUDA error %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-void check(cufftResult r, char const* what) {
-  if (r != CUFFT_SUCCESS) {
-    std::fprintf(stderr, "cuFFT error %s: %d\n", what, static_cast<int>(r));
-    std::exit(1);
-  }
-}
-void check(fftcore::Status s, char const* what) {
-  if (s != fftcore::Status::kSuccess) {
-    std::fprintf(stderr, "fftcore error %s: %s\n", what, fftcore::to_string(s));
-    std::exit(1);
-  }
-}
-
-class Buffer {
- public:
-  explicit Buffer(std::size_t bytes) {
-    if (bytes > 0) check(cudaMalloc(&ptr_, bytes), "cudaMalloc");
-  }
-  Buffer(Buffer const&) = delete;
-  Buffer& operator=(Buffer const&) = delete;
-  ~Buffer() {
-    if (ptr_ != nullptr) (void)cudaFree(ptr_);
-  }
-  [[nodiscard]] void* get() const { return ptr_; }
-
- private:
-  void* ptr_ = nullptr;
-};
+using bench::Buffer;
+using bench::check;
+using bench::time_ms;
 
 __global__ void fill_random(__half2* h, float2* f, std::size_t count) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
@@ -67,29 +38,6 @@ __global__ void fill_random(__half2* h, float2* f, std::size_t count) {
     h[i] = __floats2half2_rn(re, im);
     f[i] = make_float2(re, im);
   }
-}
-
-/// Median time in ms of `call` on the default stream (2 warm-ups, `repeats` timed calls).
-float time_ms(std::function<void()> const& call, int repeats) {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
-  call();
-  call();
-  std::vector<float> times;
-  for (int i = 0; i < repeats; ++i) {
-    check(cudaEventRecord(start), "record");
-    call();
-    check(cudaEventRecord(stop), "record");
-    check(cudaEventSynchronize(stop), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-    times.push_back(ms);
-  }
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 /// Passes the Tensor Core plan makes over global memory (mirrors tc/plan_logic.cpp).
