@@ -362,8 +362,6 @@ void OutputFile::write_raw(int dataset_id, std::int64_t frame_index, std::int64_
                   " rows " + std::to_string(first_row) + "+" + std::to_string(rows) +
                   " outside the dataset's " + std::to_string(spec.total_rows) + " items");
   }
-  TCFFT_EXPECTS(spec.context == 0, "sink dataset '" + out.name +
-                                        "': write_raw of overlap-save items (context > 0)");
   bool const direct = s.choose_path(out) == Impl::Path::kDirect;
   lock.unlock();
   auto const slab = h5::sink_slab(out.layout, spec, first_row, rows);

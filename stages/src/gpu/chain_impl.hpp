@@ -27,7 +27,7 @@ struct ChainOp {
   std::size_t plan = 0;  // index into Impl::plans after prepare
   // kGain: args.table is set by prepare from one of the tables below
   detail::GainArgs gain;
-  std::vector<float> real_table;                 // window values (period nx)
+  std::vector<float> real_table;                 // window values or FIR gains (period nx)
   std::vector<std::complex<float>> complex_table;  // response file gains (period item)
   // kSink
   detail::SinkArgs sink;

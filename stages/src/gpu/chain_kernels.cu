@@ -4,6 +4,7 @@
 #include "gpu/chain_kernels.hpp"
 
 #include <tcfft/core/cuda.hpp>
+#include <tcfft/core/frame.hpp>
 
 #include <cuda_fp16.h>
 
@@ -135,14 +136,16 @@ __global__ void realify_kernel(void* work, bool half, std::int64_t total) {
 __global__ void sink_kernel(SinkArgs args) {
   int const e = args.dynamic ? unit_exponent(frame_max(args.status)) : args.exponent;
   double const factor = args.factor * ldexp(1.0, e);
-  std::int64_t const per_item = args.ny * args.bins;
+  std::int64_t const per_item = args.ny * (args.bins - 2 * args.context);
   std::int64_t const total = args.rows * per_item;
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t o = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
        o < total; o += stride) {
     std::int64_t const r = o / per_item;
     std::int64_t const j = o % per_item;
-    std::int64_t const src = r * args.ny * args.nx + (j / args.bins) * args.nx + j % args.bins;
+    std::int64_t const src =
+        args.context > 0 ? core_sample_index(o, args.nx, args.context)
+                         : r * args.ny * args.nx + (j / args.bins) * args.nx + j % args.bins;
     Complex v = load_work(args.work, args.half, src);
     v.re *= factor;
     v.im *= factor;
@@ -183,7 +186,7 @@ void launch_realify(void* work, bool half, std::int64_t total, cudaStream_t stre
 }
 
 void launch_sink(SinkArgs const& args, cudaStream_t stream) {
-  std::int64_t const total = args.rows * args.ny * args.bins;
+  std::int64_t const total = args.rows * args.ny * (args.bins - 2 * args.context);
   if (total <= 0) return;
   sink_kernel<<<grid_for(total), kThreads, 0, stream>>>(args);
   TCFFT_CUDA_CHECK(cudaGetLastError());

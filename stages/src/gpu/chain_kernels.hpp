@@ -77,8 +77,10 @@ struct SinkArgs {
   std::int64_t ny = 1;       ///< working item: ny x nx
   std::int64_t nx = 1;
   std::int64_t bins = 1;     ///< stored along the last axis: nx, or nx/2 + 1 one-sided
+  std::int64_t context = 0;  ///< overlap-save (ny 1, bins nx): store only each item's core,
+                             ///< bins - 2 context samples from `context` on (frame.hpp)
   OutDtype out = OutDtype::kFloat64;
-  void* dst = nullptr;       ///< rows * ny * bins elements of `out`
+  void* dst = nullptr;       ///< rows * ny * (bins - 2 context) elements of `out`
   ElementOp op = ElementOp::kNone;
   bool take_real = false;
   double factor = 1.0;       ///< undoes the static scales (input, FFT, norm)

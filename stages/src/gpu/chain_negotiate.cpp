@@ -6,6 +6,7 @@
 
 #include <tcfft/core/error.hpp>
 #include <tcfft/stages/fft_stage.hpp>
+#include <tcfft/stages/filter_fir.hpp>
 #include <tcfft/stages/filter_response.hpp>
 #include <tcfft/stages/ifft_stage.hpp>
 #include <tcfft/stages/windows.hpp>
@@ -29,24 +30,6 @@ struct NoGpuForm : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-template <class Spec>
-std::int64_t context_of(Spec const& spec) {
-  if constexpr (requires { spec.context; }) {
-    return spec.context;
-  } else {
-    return 0;
-  }
-}
-
-template <class Params>
-std::int64_t taps_of(Params const& p) {
-  if constexpr (requires { p.taps; }) {
-    return p.taps;
-  } else {
-    return 0;
-  }
-}
-
 class Negotiation {
  public:
   Negotiation(GpuChain::Impl& chain, FftEngineParams const& engine) : c_(chain), engine_(engine) {}
@@ -58,6 +41,8 @@ class Negotiation {
   void fft(FftParams const& p, std::string const& name);
   void ifft(IfftParams const& p, std::string const& name);
   void filter(FilterParams const& p, std::string const& name);
+  void fir_form(FilterParams const& p, stages::ResponseParams const& r, std::string const& name,
+                ChainOp& op);
   void spectrum(SpectrumParams const& p, std::string const& name);
   void sink(SinkParams const& p, int index, std::string const& name);
   void add_fft(std::string const& name, bool forward, bool rows_only, Norm norm);
@@ -79,7 +64,6 @@ void Negotiation::source(GpuSourceSpec const& source) {
   if (frame.shape.empty() || frame.shape.size() > 2 || frame.item_size() <= 0) {
     throw NoGpuForm("input items of rank " + std::to_string(frame.shape.size()));
   }
-  if (context_of(frame) != 0) throw NoGpuForm("overlap-save items (input context)");
   c_.source = source;
   c_.dtype = *dtype;
   c_.half = engine_.precision == "fp16";
@@ -204,10 +188,10 @@ void Negotiation::ifft(IfftParams const& p, std::string const& name) {
 }
 
 void Negotiation::filter(FilterParams const& p, std::string const& name) {
-  if (spec_.domain != Domain::kFrequency || spec_.type != SampleType::kComplex) {
+  if (spec_.domain != Domain::kFrequency || spec_.type != SampleType::kComplex ||
+      (p.taps != 0 && p.response == "file")) {
     throw NoGpuForm(name + ": configuration the host stage refuses");
   }
-  if (taps_of(p) != 0) throw NoGpuForm(name + ": FIR taps have no GPU form yet");
   ChainOp op;
   op.kind = ChainOp::Kind::kGain;
   op.name = name;
@@ -255,14 +239,37 @@ void Negotiation::filter(FilterParams const& p, std::string const& name) {
     r.high = p.high;
     r.order = p.order;
     stages::check_response(r, spec_.sample_rate, name);
-    op.gain.mode = detail::GainMode::kParametric;
-    op.gain.response = r;
-    op.gain.sample_rate = spec_.sample_rate;
-    op.gain.time_rows = spec_.shape.size() == 2 ? spec_.time_rows : 0;
     if (spec_.time_length != c_.nx) throw NoGpuForm(name + ": spectrum length mismatch");
+    if (p.taps != 0) {
+      fir_form(p, r, name, op);
+    } else {
+      op.gain.mode = detail::GainMode::kParametric;
+      op.gain.response = r;
+      op.gain.sample_rate = spec_.sample_rate;
+      op.gain.time_rows = spec_.shape.size() == 2 ? spec_.time_rows : 0;
+    }
   }
   c_.ops.push_back(std::move(op));
   c_.op_names.push_back(name);
+}
+
+// The FIR form (filter_fir.hpp): the same design and gains as FilterStage, in double, at the
+// full spectrum of one line (nx bins), applied to every line as a real table of period nx.
+void Negotiation::fir_form(FilterParams const& p, stages::ResponseParams const& r,
+                           std::string const& name, ChainOp& op) {
+  bool const two_d_transform = spec_.shape.size() == 2 && spec_.time_rows > 0;
+  if (spec_.shape.empty() || spec_.shape.size() > 2 || two_d_transform) {
+    throw NoGpuForm(name + ": configuration the host stage refuses (taps on 2-D transforms)");
+  }
+  try {
+    auto const gains = stages::fir_gains(stages::design_fir(r, spec_.sample_rate, p.taps), c_.nx,
+                                         c_.nx);
+    op.real_table.assign(gains.begin(), gains.end());
+  } catch (ConfigError const& e) {
+    throw NoGpuForm(name + ": " + e.what());
+  }
+  op.gain.mode = detail::GainMode::kRealTable;
+  op.gain.period = c_.nx;
 }
 
 void Negotiation::spectrum(SpectrumParams const& p, std::string const& name) {
@@ -293,6 +300,7 @@ void Negotiation::sink(SinkParams const& p, int index, std::string const& name) 
   s.ny = c_.ny;
   s.nx = c_.nx;
   s.bins = spec_.shape.back();
+  s.context = spec_.stored_context();
   s.op = element_op_;
   s.take_real = spec_.type == SampleType::kReal && element_op_ == ElementOp::kNone;
   s.factor = factor_;

@@ -67,7 +67,8 @@ std::size_t GpuChain::sink_bytes(std::size_t k, std::int64_t rows) const {
   if (rows < 0) rows = impl_->rows_per_frame;
   for (auto const& op : impl_->ops) {
     if (op.kind != ChainOp::Kind::kSink || op.sink_index != k) continue;
-    return static_cast<std::size_t>(rows * op.sink.ny * op.sink.bins) * out_bytes(op.sink.out);
+    std::int64_t const stored = op.sink.bins - 2 * op.sink.context;  // overlap-save: cores
+    return static_cast<std::size_t>(rows * op.sink.ny * stored) * out_bytes(op.sink.out);
   }
   return 0;
 }

@@ -38,7 +38,7 @@ SinkLayout make_sink_layout(FrameSpec const& spec, std::size_t element_bytes) {
   bool const time = spec.domain == Domain::kTime;
   layout.series = one_dim && (spec.total_rows == 1 || time);
   if (layout.series) {
-    layout.context = time ? spec.context : 0;
+    layout.context = spec.stored_context();
     auto const core = n - 2 * layout.context;
     auto const valid =
         spec.valid_length > 0 && spec.valid_length <= core ? spec.valid_length : core;

@@ -45,11 +45,9 @@ template <typename T>
 [[nodiscard]] T const* series_cores(SinkLayout const& layout, std::int64_t item_length,
                                     T const* data, std::int64_t samples, std::vector<T>& scratch) {
   if (!layout.series || layout.context == 0) return data;
-  std::int64_t const core = item_length - 2 * layout.context;
   scratch.resize(static_cast<std::size_t>(samples));
   for (std::int64_t i = 0; i < samples; ++i) {
-    scratch[static_cast<std::size_t>(i)] =
-        data[(i / core) * item_length + layout.context + i % core];
+    scratch[static_cast<std::size_t>(i)] = data[core_sample_index(i, item_length, layout.context)];
   }
   return scratch.data();
 }

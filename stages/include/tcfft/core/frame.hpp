@@ -20,6 +20,8 @@
 //                care pass it through unchanged.
 #pragma once
 
+#include <tcfft/core/host_device.hpp>
+
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -65,7 +67,26 @@ struct FrameSpec {
   [[nodiscard]] std::int64_t core_length() const noexcept {
     return (domain == Domain::kTime && !shape.empty() ? shape.back() : time_length) - 2 * context;
   }
+  /// Samples a sink drops at both ends of each item when it joins the items into the stored
+  /// series: `context` for time-domain items of a 1-D series, else 0 (frequency items and
+  /// rows / images are stored whole).
+  [[nodiscard]] std::int64_t stored_context() const noexcept {
+    bool const series_items = shape.size() == 1 && series_length > 0;
+    return domain == Domain::kTime && series_items ? context : 0;
+  }
 };
+
+/// Where sample `i` of the joined cores of consecutive items lies in a buffer of those items
+/// (overlap-save, see the glossary): items of `item_length` samples whose first and last
+/// `context` samples are dropped, so core sample i is item i / core, position
+/// context + i % core (core = item_length - 2 context). `context` 0 gives i. Shared by the
+/// host sink and the GPU sink kernel.
+[[nodiscard]] TCFFT_HD inline std::int64_t core_sample_index(std::int64_t i,
+                                                             std::int64_t item_length,
+                                                             std::int64_t context) noexcept {
+  std::int64_t const core = item_length - 2 * context;
+  return (i / core) * item_length + context + i % core;
+}
 
 struct Frame {
   std::int64_t index = 0;      ///< frame number in the run, from 0

@@ -17,7 +17,13 @@
 //   3. sinks     a conversion kernel per sink: undo every scale (2^e, the FFTs' 1/sqrt(n), the
 //                numpy norm factors) so results equal the host path's, gather the n/2 + 1 bins
 //                of a one-sided spectrum, take the real part of an inverse of a one-sided
-//                spectrum, apply the spectrum quantity, convert to the stored dtype.
+//                spectrum, apply the spectrum quantity, convert to the stored dtype; of
+//                time-domain overlap-save items keep only the cores (FrameSpec::
+//                stored_context), so the writer stores each item's valid part at its place.
+// Overlap-save series (FrameSpec::context > 0): the reader fills a slot with whole items,
+// context included (H5Source::read_raw, the host path's arithmetic), and the fft, filter and
+// ifft run on those whole items; a filter with `taps` multiplies by the FIR's gains at the item
+// length (filter_fir.hpp, computed once in double, stored as a float table).
 // The working format is always the full complex item, so a one-sided spectrum exists only in
 // the sinks' output and an ifft of it is a C2C inverse whose real part is kept (R2C/C2R come
 // with a later fftcore).
@@ -90,7 +96,8 @@ class GpuChain {
   [[nodiscard]] std::size_t raw_frame_bytes() const noexcept;
   [[nodiscard]] std::size_t work_frame_bytes() const noexcept;
   [[nodiscard]] static std::size_t status_bytes() noexcept;
-  /// Bytes of sink `k`'s output for `rows` items (rows_per_frame when rows < 0).
+  /// Bytes of sink `k`'s output for `rows` items (rows_per_frame when rows < 0); of the items'
+  /// cores only for overlap-save series items in the time domain.
   [[nodiscard]] std::size_t sink_bytes(std::size_t k, std::int64_t rows = -1) const;
 
   /// Builds the fftcore plans and uploads the constant tables on the current device; the

@@ -50,7 +50,10 @@ class OutputFile {
   /// Writes items [first_row, first_row + rows) of frame `frame_index` from `data`, already
   /// converted to the stored dtype's memory layout (float, double, or {r, i} pairs of them),
   /// rows * item_size elements; the zero padding of a trimmed series is skipped as write()
-  /// skips it. Throws IoError naming the dataset, the frame and the file.
+  /// skips it. Overlap-save items (FrameSpec::stored_context() > 0): `data` holds only the
+  /// items' cores, joined (rows * core_length elements, see core_sample_index in frame.hpp),
+  /// which is what write() stores of whole items. Throws IoError naming the dataset, the frame
+  /// and the file.
   ///
   /// Direct path: at a dataset's first write_raw, the metadata is flushed (H5Fflush) and the
   /// address of every chunk looked up; from then on write_raw writes the frame's bytes into the
