@@ -17,6 +17,7 @@ struct RunParams {
   std::string backend = "auto";    ///< auto | tensor-core | cufft
   std::string precision = "fp32";  ///< fp16 | fp32
   int slots = 3;                   ///< GPU streaming: frames in flight (1..16)
+  bool fuse = true;                ///< GPU streaming: filters fused into Tensor Core transforms
 };
 
 struct PipelineConfig {

@@ -176,12 +176,13 @@ OutputParams parse_output(MapReader const& top) {
 }
 
 RunParams parse_run(MapReader const& top) {
-  MapReader const m = section(top, kRun, {"device", "backend", "precision", "slots"});
+  MapReader const m = section(top, kRun, {"device", "backend", "precision", "slots", "fuse"});
   RunParams p;
   p.device = to_device(m.word("device", device_word(p.device), device_words()));
   p.backend = m.word("backend", p.backend, {"auto", "tensor-core", "cufft"});
   p.precision = m.word("precision", p.precision, {"fp16", "fp32"});
   p.slots = static_cast<int>(m.integer("slots", p.slots, IntRange{1, 16}));
+  p.fuse = m.flag("fuse", p.fuse);
   return p;
 }
 
@@ -250,6 +251,7 @@ void emit_run(YAML::Emitter& out, RunParams const& p) {
   out << YAML::Key << "backend" << YAML::Value << p.backend;
   out << YAML::Key << "precision" << YAML::Value << p.precision;
   out << YAML::Key << "slots" << YAML::Value << p.slots;
+  out << YAML::Key << "fuse" << YAML::Value << (p.fuse ? "true" : "false");
   out << YAML::EndMap;
 }
 

@@ -83,6 +83,7 @@ void run(Options const& options) {
   engine.device = Device::kGpu;
   engine.backend = config.run.backend;
   engine.precision = config.run.precision;
+  engine.fuse = config.run.fuse;
   gpu::GpuSourceSpec const gpu_source{spec, source.dtype_name(), config.input.scale,
                                       config.input.on_nonfinite == "zero"};
   std::string reason;

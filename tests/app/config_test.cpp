@@ -34,6 +34,7 @@ run:
   device: gpu
   backend: tensor-core
   precision: fp16
+  fuse: false
 stages:
   - fft:
       axes: last
@@ -82,8 +83,8 @@ void expect_same(PipelineConfig const& a, PipelineConfig const& b) {
                      ib.on_nonfinite, ib.sample_rate, ib.scale));
   EXPECT_EQ(std::tie(a.output.path, a.output.overwrite),
             std::tie(b.output.path, b.output.overwrite));
-  EXPECT_EQ(std::tie(a.run.device, a.run.backend, a.run.precision),
-            std::tie(b.run.device, b.run.backend, b.run.precision));
+  EXPECT_EQ(std::tie(a.run.device, a.run.backend, a.run.precision, a.run.fuse),
+            std::tie(b.run.device, b.run.backend, b.run.precision, b.run.fuse));
   ASSERT_EQ(a.stages.size(), b.stages.size());
   for (std::size_t i = 0; i < a.stages.size(); ++i) {
     SCOPED_TRACE("stage " + std::to_string(i));
@@ -136,6 +137,7 @@ TEST(Config, FullConfigFillsEveryStruct) {
   EXPECT_EQ(c.run.device, Device::kGpu);
   EXPECT_EQ(c.run.backend, "tensor-core");
   EXPECT_EQ(c.run.precision, "fp16");
+  EXPECT_FALSE(c.run.fuse);
   ASSERT_EQ(c.stages.size(), 9u);
   for (std::size_t i = 0; i < c.stages.size(); ++i) EXPECT_EQ(c.stages[i].index, int(i));
 
@@ -179,6 +181,7 @@ TEST(Config, DefaultsAreFilledIn) {
   EXPECT_EQ(c.run.device, Device::kAuto);
   EXPECT_EQ(c.run.backend, "auto");
   EXPECT_EQ(c.run.precision, "fp32");
+  EXPECT_TRUE(c.run.fuse);
   auto const& welch = params_at<WelchParams>(c, 0);  // options null: all defaults
   EXPECT_EQ(welch.segment, 256);
   EXPECT_EQ(welch.overlap, 128);  // -1 (segment / 2) is resolved
@@ -190,7 +193,8 @@ TEST(Config, DefaultsAreFilledIn) {
             std::make_tuple("lowpass", "butterworth", 4));
   EXPECT_EQ(params_at<SinkParams>(c, 2).dtype, "auto");
   for (char const* line : {"frame_mb: 64", "overwrite: false", "device: auto", "overlap: 128",
-                           "window: hann", "order: 4", "dtype: auto", "precision: fp32"}) {
+                           "window: hann", "order: 4", "dtype: auto", "precision: fp32",
+                           "fuse: true"}) {
     EXPECT_NE(c.effective_yaml.find(line), std::string::npos) << line << " in\n"
                                                               << c.effective_yaml;
   }

@@ -18,6 +18,9 @@ struct FftEngineParams {
   Device device = Device::kCpu;    ///< resolved (never kAuto when a stage is built)
   std::string backend = "auto";    ///< GPU: auto | tensor-core | cufft
   std::string precision = "fp32";  ///< GPU: fp16 | fp32 (CPU path always computes in double)
+  /// GPU streaming: a filter right after a Tensor Core transform is applied inside that
+  /// transform's last pass (fftcore::ExecuteHooks) instead of by its own kernel.
+  bool fuse = true;
 };
 
 /// numpy's norm words: backward = forward unscaled, inverse 1/n; ortho = 1/sqrt(n) both ways;
