@@ -25,8 +25,10 @@ struct ChainOp {
   fftcore::PlanDesc plan_desc;
   fftcore::Direction direction = fftcore::Direction::kForward;
   std::size_t plan = 0;  // index into Impl::plans after prepare
+  float2 const* store_factors = nullptr;  // a fused gain's factors (ExecuteHooks), from prepare
   // kGain: args.table is set by prepare from one of the tables below
   detail::GainArgs gain;
+  bool fused = false;  // applied inside the transform before it (prepare); enqueue skips it
   std::vector<float> real_table;                 // window values or FIR gains (period nx)
   std::vector<std::complex<float>> complex_table;  // response file gains (period item)
   // kSink
@@ -40,6 +42,7 @@ struct GpuChain::Impl {
   bool half = false;
   std::string precision;  // "fp16" | "fp32"
   std::string backend;
+  bool fuse = true;       // fuse gains into Tensor Core transforms (FftEngineParams::fuse)
   std::int64_t ny = 1;    // working item: ny x nx complex elements
   std::int64_t nx = 1;
   std::int64_t rows_per_frame = 1;

@@ -69,6 +69,7 @@ void Negotiation::source(GpuSourceSpec const& source) {
   c_.half = engine_.precision == "fp16";
   c_.precision = engine_.precision;
   c_.backend = engine_.backend;
+  c_.fuse = engine_.fuse;
   c_.nx = frame.shape.back();
   c_.ny = frame.shape.size() == 2 ? frame.shape[0] : 1;
   c_.rows_per_frame = frame.rows_per_frame;

@@ -5,6 +5,7 @@
 #include <tcfft/core/error.hpp>
 
 #include "gpu/chain_impl.hpp"
+#include "gpu/fused_gain.hpp"
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -73,6 +74,28 @@ std::size_t GpuChain::sink_bytes(std::size_t k, std::int64_t rows) const {
   return 0;
 }
 
+namespace {
+
+/// A gain op right after a Tensor Core transform of whole items is applied inside that
+/// transform's last pass (fftcore::ExecuteHooks::store_factors, FP32 factors made by the gain
+/// kernel itself), which saves the gain kernel's read and write of the frame.
+void fuse_gains(GpuChain::Impl& c) {
+  for (std::size_t i = 0; i + 1 < c.ops.size(); ++i) {
+    ChainOp& fft = c.ops[i];
+    ChainOp& gain = c.ops[i + 1];
+    if (fft.kind != ChainOp::Kind::kFft || gain.kind != ChainOp::Kind::kGain) continue;
+    if (c.plans[fft.plan].backend() != fftcore::Backend::kTensorCore ||
+        fft.plan_desc.kind != fftcore::Transform::kC2C || fft.plan_desc.elements() != c.item()) {
+      continue;
+    }
+    c.tables.push_back(detail::make_gain_factors(gain.gain, c.item(), nullptr));
+    fft.store_factors = c.tables.back().as<float2>();
+    gain.fused = true;
+  }
+}
+
+}  // namespace
+
 void GpuChain::prepare(std::vector<std::string> const& sink_dtypes) {
   auto& c = *impl_;
   TCFFT_EXPECTS(!c.prepared, "GpuChain::prepare called twice");
@@ -108,6 +131,7 @@ void GpuChain::prepare(std::vector<std::string> const& sink_dtypes) {
       op.sink.out = *out;
     }
   }
+  if (c.fuse) fuse_gains(c);
   for (auto const& table : c.tables) c.table_bytes += table.size();
   c.prepared = true;
 }
@@ -147,8 +171,10 @@ void GpuChain::enqueue(SlotDeviceView const& slot, std::int64_t rows, cudaStream
     NvtxRange const range(op.name.c_str());
     switch (op.kind) {
       case ChainOp::Kind::kFft: {
+        fftcore::ExecuteHooks hooks;
+        hooks.store_factors = op.store_factors;
         auto const s = fftcore::execute(c.plans[op.plan], slot.work, slot.work, op.direction,
-                                        slot.workspace, slot.workspace_bytes, stream);
+                                        slot.workspace, slot.workspace_bytes, stream, hooks);
         if (s != fftcore::Status::kSuccess) {
           std::string message = op.name + ": fftcore execute failed: " + fftcore::to_string(s);
           if (s == fftcore::Status::kCudaError) {
@@ -159,6 +185,7 @@ void GpuChain::enqueue(SlotDeviceView const& slot, std::int64_t rows, cudaStream
         break;
       }
       case ChainOp::Kind::kGain: {
+        if (op.fused) break;  // applied by the transform before it
         detail::GainArgs args = op.gain;
         args.work = slot.work;
         args.half = c.half;
