@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The pipeline's GPU work alone (tcfft-gpu-work-bench, device-resident frames, CUDA events) for
+# the fft -> filter -> ifft chains of the streaming benchmark, three ways in the same run: the
+# Tensor Core backend with the filter fused into the forward transform (run.fuse true), the
+# same backend with the separate gain kernel (run.fuse false), and cuFFT FP16 with the separate
+# gain kernel (cuFFT has no FP16 callbacks). Needs build/app/tcfft-gpu-work-bench and
+# build/data/tcfft-datagen. Env: BENCH_DIR (default /tmp/tcfft-fusion), FUSION_MIB (input size
+# per job, default 1024).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${BENCH_DIR:-/tmp/tcfft-fusion}
+mib=${FUSION_MIB:-1024}
+mkdir -p "$dir"
+bench=build/app/tcfft-gpu-work-bench
+gen=build/data/tcfft-datagen
+samples=$((mib * 262144))
+$gen series --out "$dir/series.h5" --n "$samples" --dtype float32 --rate 1000 --force >/dev/null
+$gen images --out "$dir/images.h5" --count $((mib / 1)) --ny 512 --nx 512 --force >/dev/null
+cat > "$dir/series.yaml" <<YAML
+input: {path: $dir/series.h5, dataset: /series, segment: 1048576, rows_per_frame: 16, sample_rate: 1000}
+output: {path: $dir/series_out.h5, overwrite: true}
+run: {device: gpu, precision: fp16}
+stages:
+  - fft: {}
+  - filter: {type: bandpass, low: 50, high: 200}
+  - ifft: {}
+  - sink: {dataset: filtered, dtype: float32}
+YAML
+cat > "$dir/images.yaml" <<YAML
+input: {path: $dir/images.h5, dataset: /images, rows_per_frame: 64}
+output: {path: $dir/images_out.h5, overwrite: true}
+run: {device: gpu, precision: fp16}
+stages:
+  - fft: {}
+  - filter: {type: lowpass, response: gaussian, cutoff: 0.1}
+  - ifft: {}
+  - sink: {dataset: filtered, dtype: float32}
+YAML
+echo "| job (${mib} MiB float32 in) | chain | GPU work s |"
+echo "|---|---|---|"
+for job in series images; do
+  for variant in "tensor-core fused:--set run.backend=tensor-core --set run.fuse=true" \
+                 "tensor-core + gain kernel:--set run.backend=tensor-core --set run.fuse=false" \
+                 "cuFFT FP16 + gain kernel:--set run.backend=cufft --set run.fuse=false"; do
+    name=${variant%%:*}
+    # shellcheck disable=SC2086
+    line=$($bench "$dir/$job.yaml" ${variant#*:} --repeat 5 2>&1 | grep -m1 -E "^gpu work" || true)
+    secs=$(sed -E 's/^gpu work[^0-9]*([0-9.]+) s.*/\1/' <<< "$line")
+    echo "| $job | $name | ${secs:-n/a} |"
+  done
+done
+rm -rf "$dir"
