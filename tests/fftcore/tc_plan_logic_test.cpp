@@ -84,7 +84,9 @@ void emulate(PassLayout const& layout, std::vector<cd> const& in, std::vector<cd
   for (PassParams const& p : layout.passes) {
     std::vector<cd> const& src = p.src == Buffer::kIn ? in : p.src == Buffer::kOut ? out : ws;
     std::vector<cd>& dst = p.dst == Buffer::kWorkspace ? ws : out;
-    if (&src == &dst) ASSERT_FALSE(p.scatter) << "a scattering pass must not run in place";
+    if (&src == &dst) {
+      ASSERT_FALSE(p.scatter) << "a scattering pass must not run in place";
+    }
     src_copy = src;  // blocks read everything before they write (per block in the kernel)
     std::int64_t const l = std::int64_t{1} << p.log_length;
     std::int64_t const t_count = std::int64_t{1} << p.log_tile;
@@ -189,7 +191,9 @@ TEST(TcPlanLogic, PassesFactoriseEverySize) {
         EXPECT_GE(p.threads, 32);
         EXPECT_LE(p.threads, 1024);
         EXPECT_EQ(p.threads * 16, 1 << (p.log_length + p.log_tile));
-        if (p.stage_count > 1) EXPECT_EQ(p.log_radix[0], 4);
+        if (p.stage_count > 1) {
+          EXPECT_EQ(p.log_radix[0], 4);
+        }
         log_total += p.log_length;
       }
       EXPECT_EQ(log_total, k);
@@ -210,7 +214,9 @@ TEST(TcPlanLogic, StridedPassesReadWholeSegments) {
     bool const contiguous_in = p.in_elem_stride == 1 || p.in_stride[0] == 1;
     bool const contiguous_out = p.out_elem_stride == 1 || p.out_stride[0] == 1;
     EXPECT_TRUE(contiguous_in && contiguous_out);
-    if (p.in_elem_stride != 1 || p.out_elem_stride != 1) EXPECT_GE(p.log_tile, 3);
+    if (p.in_elem_stride != 1 || p.out_elem_stride != 1) {
+      EXPECT_GE(p.log_tile, 3);
+    }
   }
 }
 
