@@ -12,6 +12,7 @@
 //   cuda start-up: device query 0.012 s, context 0.180 s
 // Exit codes as tcfft-pipeline's (5 when the configuration has no GPU chain).
 #include "config.hpp"
+#include "exit_status.hpp"
 
 #include <tcfft/core/cuda.hpp>
 #include <tcfft/core/error.hpp>
@@ -25,7 +26,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -161,14 +161,8 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : static_cast<int>(tcfft::ExitCode::kUsage);
   }
   spdlog::set_level(spdlog::level::warn);
-  try {
+  return tcfft::app::exit_status_of([&] {
     run(options);
     return 0;
-  } catch (tcfft::Error const& e) {
-    spdlog::error("{}", e.what());
-    return static_cast<int>(e.code());
-  } catch (std::exception const& e) {
-    spdlog::error("internal error: {}", e.what());
-    return static_cast<int>(tcfft::ExitCode::kRuntime);
-  }
+  });
 }

@@ -3,6 +3,7 @@
 // (README.md lists them): 0 ok, 2 usage/config, 3 input/data, 4 output, 5 runtime/device,
 // 130 interrupted.
 #include "config.hpp"
+#include "exit_status.hpp"
 #include "pipeline.hpp"
 
 #include <tcfft/core/error.hpp>
@@ -15,7 +16,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   setup_logging(log_level, quiet);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  try {
+  return tcfft::app::exit_status_of([&] {
     if (!device.empty()) overrides.push_back("run.device=" + device);
     auto const config_start = Clock::now();
     auto const config = tcfft::app::load_config(config_path, overrides);
@@ -117,11 +117,5 @@ int main(int argc, char** argv) {
       print_summary(summary, config_seconds, main_start);
     }
     return 0;
-  } catch (tcfft::Error const& e) {
-    spdlog::error("{}", e.what());
-    return static_cast<int>(e.code());
-  } catch (std::exception const& e) {
-    spdlog::error("internal error: {}", e.what());
-    return static_cast<int>(tcfft::ExitCode::kRuntime);
-  }
+  });
 }
