@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace bench {
@@ -73,6 +74,30 @@ inline float time_ms(std::function<void()> const& call, int repeats) {
   (void)cudaEventDestroy(stop);
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
+}
+
+/// A benchmarked shape: rows = 1 for 1-D transforms of `cols` points.
+struct Case {
+  long long rows, cols;
+};
+
+/// "2^12" or "512x512", the row names that --only selects.
+inline std::string case_name(Case c) {
+  return c.rows > 1 ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
+                    : "2^" + std::to_string(__builtin_ctzll(static_cast<unsigned long long>(c.cols)));
+}
+
+/// The Tensor Core descriptor of `batch` transforms of `c`.
+inline fftcore::PlanDesc tc_desc(Case c, long long batch,
+                                 fftcore::Transform kind = fftcore::Transform::kC2C) {
+  fftcore::PlanDesc d;
+  d.rank = c.rows > 1 ? 2 : 1;
+  d.dims[0] = c.rows > 1 ? c.rows : c.cols;
+  d.dims[1] = c.rows > 1 ? c.cols : 0;
+  d.batch = batch;
+  d.backend = fftcore::Backend::kTensorCore;
+  d.kind = kind;
+  return d;
 }
 
 }  // namespace bench

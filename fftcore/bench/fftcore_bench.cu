@@ -24,6 +24,9 @@
 namespace {
 
 using bench::Buffer;
+using bench::Case;
+using bench::case_name;
+using bench::tc_desc;
 using bench::check;
 using bench::time_ms;
 
@@ -54,31 +57,9 @@ int axis_passes(int log_n, long long vector) {
   return p;
 }
 
-struct Case {
-  long long rows, cols;  // rows = 1 for 1-D
-};
-
-/// "2^12" or "512x512", the row names that --only selects.
-std::string case_name(Case c) {
-  return c.rows > 1 ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
-                    : "2^" + std::to_string(__builtin_ctzll(c.cols));
-}
-
 /// `only` is "" (every row) or ",NAME,NAME,".
 bool selected(std::string const& only, std::string const& name) {
   return only.empty() || only.find("," + name + ",") != std::string::npos;
-}
-
-/// The Tensor Core descriptor of `batch` transforms of `c`.
-fftcore::PlanDesc tc_desc(Case c, long long batch, fftcore::Transform kind) {
-  fftcore::PlanDesc d;
-  d.rank = c.rows > 1 ? 2 : 1;
-  d.dims[0] = c.rows > 1 ? c.rows : c.cols;
-  d.dims[1] = c.rows > 1 ? c.cols : 0;
-  d.batch = batch;
-  d.backend = fftcore::Backend::kTensorCore;
-  d.kind = kind;
-  return d;
 }
 
 /// Median ms of a forward fftcore transform of `d` with its own workspace of

@@ -14,6 +14,9 @@
 namespace {
 
 using bench::Buffer;
+using bench::Case;
+using bench::case_name;
+using bench::tc_desc;
 using bench::check;
 using bench::time_ms;
 
@@ -43,10 +46,6 @@ __global__ void multiply(__half2* data, float2 const* response, std::size_t coun
   }
 }
 
-struct Case {
-  long long rows, cols;  // rows = 1 for 1-D
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,14 +73,8 @@ int main(int argc, char** argv) {
                  Case{1, 1 << 27}, Case{512, 512}, Case{2048, 2048}}) {
     long long const n = c.rows * c.cols;
     long long const batch = static_cast<long long>(total) / n;
-    fftcore::PlanDesc d;
-    d.rank = c.rows > 1 ? 2 : 1;
-    d.dims[0] = c.rows > 1 ? c.rows : c.cols;
-    d.dims[1] = c.rows > 1 ? c.cols : 0;
-    d.batch = batch;
-    d.backend = fftcore::Backend::kTensorCore;
     fftcore::Plan plan;
-    check(fftcore::make_plan(d, plan), "make_plan");
+    check(fftcore::make_plan(tc_desc(c, batch), plan), "make_plan");
     auto const* resp = static_cast<float2 const*>(response.get());
     auto const grid = static_cast<unsigned>(4 * prop.multiProcessorCount);
     auto const mul = [&] {
@@ -118,8 +111,7 @@ int main(int argc, char** argv) {
       check(cufftXtExec(handle, data.get(), data.get(), CUFFT_INVERSE), "cuFFT inverse");
     }, repeats);
     (void)cufftDestroy(handle);
-    std::string const name = c.rows > 1 ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
-                                        : "2^" + std::to_string(__builtin_ctzll(n));
+    std::string const name = case_name(c);
     std::printf("| %s | %lld | %.3f | %.3f | %.3f | %.2fx | %.2fx |\n", name.c_str(), batch, fused,
                 unfused, cufft, unfused / fused, cufft / fused);
     std::fflush(stdout);
