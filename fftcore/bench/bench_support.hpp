@@ -3,8 +3,6 @@
 // device buffer, random FP16/FP32 fill and the event timer (median after two warm-ups).
 #pragma once
 
-#include <fftcore/fftcore.hpp>
-
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cufftXt.h>
@@ -12,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fftcore/fftcore.hpp>
 #include <functional>
 #include <string>
 #include <vector>
@@ -83,8 +82,9 @@ struct Case {
 
 /// "2^12" or "512x512", the row names that --only selects.
 inline std::string case_name(Case c) {
-  return c.rows > 1 ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
-                    : "2^" + std::to_string(__builtin_ctzll(static_cast<unsigned long long>(c.cols)));
+  return c.rows > 1
+             ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
+             : "2^" + std::to_string(__builtin_ctzll(static_cast<unsigned long long>(c.cols)));
 }
 
 /// The Tensor Core descriptor of `batch` transforms of `c`.

@@ -135,9 +135,7 @@ RawRead read_all(SourceParams const& params) {
 SourceParams params_for(std::string const& path, std::string const& dataset,
                         std::string const& items, I64 rows_per_frame, I64 segment = 0,
                         I64 overlap = 0) {
-  SourceParams p;
-  p.path = path;
-  p.dataset = dataset;
+  SourceParams p = test::source_params(path, dataset);
   p.items = items;
   p.rows_per_frame = rows_per_frame;
   p.segment = segment;

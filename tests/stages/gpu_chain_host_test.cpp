@@ -24,14 +24,8 @@
 namespace tcfft::gpu {
 namespace {
 
+using test::source_params;
 using test::TempDir;
-
-SourceParams source_params(std::string const& path, std::string const& dataset) {
-  SourceParams p;
-  p.path = path;
-  p.dataset = dataset;
-  return p;
-}
 
 TEST(SampleConvert, LoadsEveryRawDtype) {
   std::int16_t const i16[] = {-32768, 32767};

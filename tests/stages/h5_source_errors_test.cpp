@@ -2,12 +2,6 @@
 // H5Source failure modes (each message names the file, dataset and value), non-finite samples
 // (position of the first one, or replacement with on_nonfinite: zero), and the real files of
 // shared/data (LIGO strain, Data Exchange tomography).
-#include <tcfft/io/h5_source.hpp>
-
-#include <tcfft/core/error.hpp>
-
-#include "stages/h5_test_support.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,21 +9,19 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <tcfft/core/error.hpp>
+#include <tcfft/io/h5_source.hpp>
 #include <vector>
+
+#include "stages/h5_test_support.hpp"
 
 namespace tcfft::io {
 namespace {
 
 using test::contains;
 using test::error_of;
+using test::source_params;
 using test::TempDir;
-
-SourceParams params_for(std::string const& path, std::string const& dataset) {
-  SourceParams p;
-  p.path = path;
-  p.dataset = dataset;
-  return p;
-}
 
 std::string input_error(SourceParams const& p) {
   return error_of<InputError>([&] { H5Source source(p); });
@@ -45,22 +37,24 @@ void drain(H5Source& source) {
 TEST(H5SourceErrors, MissingFileAndNotHdf5) {
   TempDir dir;
   auto const missing = dir.file("missing.h5");
-  EXPECT_TRUE(contains(input_error(params_for(missing, "/x")), "'" + missing + "' does not exist"));
+  EXPECT_TRUE(
+      contains(input_error(source_params(missing, "/x")), "'" + missing + "' does not exist"));
   auto const text = dir.file("notes.h5");
   std::ofstream(text) << "not hdf5\n";
-  EXPECT_TRUE(contains(input_error(params_for(text, "/x")), "'" + text + "' is not an HDF5 file"));
-  EXPECT_TRUE(contains(input_error(params_for(dir.path().string(), "/x")), "is a directory"));
+  EXPECT_TRUE(
+      contains(input_error(source_params(text, "/x")), "'" + text + "' is not an HDF5 file"));
+  EXPECT_TRUE(contains(input_error(source_params(dir.path().string(), "/x")), "is a directory"));
 }
 
 TEST(H5SourceErrors, MissingDatasetListsWhatIsThere) {
   TempDir dir;
   auto const path = dir.file("f.h5");
   test::write_doubles(path, "/strain/Strain", {4}, {1, 2, 3, 4});
-  auto const message = input_error(params_for(path, "/strain/Stran"));
+  auto const message = input_error(source_params(path, "/strain/Stran"));
   EXPECT_TRUE(contains(message, path + ":/strain/Stran: dataset not found"));
   EXPECT_TRUE(contains(message, "/strain/Strain"));
-  EXPECT_TRUE(contains(input_error(params_for(path, "/nothere/x")), "dataset not found"));
-  auto const group = input_error(params_for(path, "/strain"));
+  EXPECT_TRUE(contains(input_error(source_params(path, "/nothere/x")), "dataset not found"));
+  auto const group = input_error(source_params(path, "/strain"));
   EXPECT_TRUE(contains(group, path + ":/strain: is a group, not a dataset"));
   EXPECT_TRUE(contains(group, "/Strain"));
 }
@@ -74,7 +68,7 @@ TEST(H5SourceErrors, UnsupportedDtypesRankAndShape) {
     char const text[16] = "abcdefghabcdefg";
     test::write_dataset(path, "/text", str, {2}, str, text);
   }
-  auto const message = input_error(params_for(path, "/text"));
+  auto const message = input_error(source_params(path, "/text"));
   EXPECT_TRUE(contains(message, path + ":/text: unsupported dtype string"));
   {
     test::TypeId const odd(H5Tcreate(H5T_COMPOUND, 16));
@@ -82,10 +76,11 @@ TEST(H5SourceErrors, UnsupportedDtypesRankAndShape) {
     H5Tinsert(odd, "b", 8, H5T_NATIVE_DOUBLE);
     test::write_dataset(path, "/odd", odd, {2}, odd, nullptr);
   }
-  EXPECT_TRUE(contains(input_error(params_for(path, "/odd")), "unsupported dtype compound {a, b}"));
+  EXPECT_TRUE(
+      contains(input_error(source_params(path, "/odd")), "unsupported dtype compound {a, b}"));
 
   test::write_doubles(path, "/rank4", {2, 2, 2, 2}, std::vector<double>(16, 1.0));
-  EXPECT_TRUE(contains(input_error(params_for(path, "/rank4")),
+  EXPECT_TRUE(contains(input_error(source_params(path, "/rank4")),
                        path + ":/rank4: dataset has rank 4 [2, 2, 2, 2]"));
   {
     test::FileId const file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
@@ -93,12 +88,12 @@ TEST(H5SourceErrors, UnsupportedDtypesRankAndShape) {
     test::DatasetId const ds(
         H5Dcreate2(file, "/scalar", H5T_IEEE_F64LE, scalar, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   }
-  EXPECT_TRUE(contains(input_error(params_for(path, "/scalar")), "is a scalar (rank 0)"));
+  EXPECT_TRUE(contains(input_error(source_params(path, "/scalar")), "is a scalar (rank 0)"));
   test::write_doubles(path, "/empty", {0}, {});
-  EXPECT_TRUE(contains(input_error(params_for(path, "/empty")), ":/empty: dataset is empty"));
+  EXPECT_TRUE(contains(input_error(source_params(path, "/empty")), ":/empty: dataset is empty"));
 
   test::write_doubles(path, "/short", {100}, std::vector<double>(100, 1.0));
-  auto p = params_for(path, "/short");
+  auto p = source_params(path, "/short");
   p.segment = 128;
   EXPECT_TRUE(
       contains(input_error(p), "input.segment 128 is longer than the series (100 samples)"));
@@ -127,7 +122,7 @@ TEST(H5SourceErrors, FirstNonFiniteSampleIsReportedWithItsPosition) {
   values[1] = {2.0, -std::numeric_limits<double>::infinity()};
   test::TypeId const ctype(test::make_h5py_complex(H5T_NATIVE_DOUBLE));
   test::write_dataset(path, "/c", ctype, {3}, ctype, values.data());
-  auto p = params_for(path, "/strain/Strain");
+  auto p = source_params(path, "/strain/Strain");
   p.segment = 4096;
   p.rows_per_frame = 1;
   H5Source source(p);
@@ -136,11 +131,11 @@ TEST(H5SourceErrors, FirstNonFiniteSampleIsReportedWithItsPosition) {
                          ":/strain/Strain: sample [12345] is NaN (first non-finite value; set "
                          "input.on_nonfinite: zero to replace such samples)");
 
-  H5Source row_source(params_for(path, "/rows"));
+  H5Source row_source(source_params(path, "/rows"));
   EXPECT_TRUE(contains(error_of<InputError>([&] { drain(row_source); }),
                        ":/rows: sample [2, 3] is +Inf (first non-finite value"));
 
-  H5Source complex_source(params_for(path, "/c"));
+  H5Source complex_source(source_params(path, "/c"));
   EXPECT_TRUE(contains(error_of<InputError>([&] { drain(complex_source); }),
                        "sample [1] has imaginary part -Inf"));
 }
@@ -153,7 +148,7 @@ TEST(H5SourceErrors, NonFiniteSamplesReplacedByZeroAndCounted) {
   data[7] = std::numeric_limits<float>::infinity();
   data[9] = -std::numeric_limits<float>::infinity();
   test::write_dataset(path, "/x", H5T_IEEE_F32LE, {10}, H5T_NATIVE_FLOAT, data.data());
-  auto p = params_for(path, "/x");
+  auto p = source_params(path, "/x");
   p.on_nonfinite = "zero";
   p.segment = 4;
   H5Source source(p);
@@ -167,7 +162,7 @@ TEST(H5SourceErrors, NonFiniteSamplesReplacedByZeroAndCounted) {
 TEST(H5SourceRealData, LigoStrainFromGwosc) {
   auto const path = test::shared_data("gw150914/H-H1_LOSC_4_V2-1126259446-32.hdf5");
   if (path.empty()) GTEST_SKIP() << "shared/data/gw150914 not present (TCFFT_SHARED_DATA_DIR)";
-  auto p = params_for(path, "/strain/Strain");
+  auto p = source_params(path, "/strain/Strain");
   p.segment = 16384;
   H5Source source(p);
   EXPECT_EQ(source.dtype_name(), "float64");
@@ -192,7 +187,7 @@ TEST(H5SourceRealData, LigoStrainFromGwosc) {
 TEST(H5SourceRealData, ToothProjectionsAsImagesAndRows) {
   auto const path = test::shared_data("medical/tooth.h5");
   if (path.empty()) GTEST_SKIP() << "shared/data/medical/tooth.h5 not present";
-  H5Source images(params_for(path, "/exchange/data"));
+  H5Source images(source_params(path, "/exchange/data"));
   EXPECT_EQ(images.dtype_name(), "float32");
   EXPECT_EQ(images.spec().shape, (std::vector<std::int64_t>{2, 640}));
   EXPECT_EQ(images.spec().total_rows, 181);
@@ -201,7 +196,7 @@ TEST(H5SourceRealData, ToothProjectionsAsImagesAndRows) {
   ASSERT_TRUE(images.read(frame));
   EXPECT_EQ(frame.real[0], 26963.25);  // h5py: data[0, 0, 0]
 
-  auto p = params_for(path, "/exchange/data");
+  auto p = source_params(path, "/exchange/data");
   p.items = "rows";
   p.rows_per_frame = 100;
   H5Source rows(p);

@@ -2,12 +2,6 @@
 // H5Source: dtype round trips (files written with the HDF5 C API), item layouts, frame bounds,
 // sample rate / units / scale, every input error, non-finite handling, and the real LIGO and
 // tomography files from shared/data.
-#include <tcfft/io/h5_source.hpp>
-
-#include <tcfft/core/error.hpp>
-
-#include "stages/h5_test_support.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,19 +10,17 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <tcfft/core/error.hpp>
+#include <tcfft/io/h5_source.hpp>
 #include <vector>
+
+#include "stages/h5_test_support.hpp"
 
 namespace tcfft::io {
 namespace {
 
+using test::source_params;
 using test::TempDir;
-
-SourceParams params_for(std::string const& path, std::string const& dataset) {
-  SourceParams p;
-  p.path = path;
-  p.dataset = dataset;
-  return p;
-}
 
 /// Reads every frame; checks the frame bookkeeping and returns the concatenated samples.
 std::vector<double> read_all(H5Source& source, std::vector<std::int64_t>* frame_rows = nullptr) {
@@ -65,7 +57,7 @@ void check_integer_round_trip(hid_t file_type, hid_t memory_type, std::string co
     values[1] = static_cast<T>(std::int64_t{1} << 53);
   }
   test::write_dataset(path, "/x", file_type, {values.size()}, memory_type, values.data());
-  H5Source source(params_for(path, "/x"));
+  H5Source source(source_params(path, "/x"));
   EXPECT_EQ(source.dtype_name(), name);
   EXPECT_EQ(source.spec().type, SampleType::kReal);
   auto const got = read_all(source);
@@ -95,8 +87,8 @@ TEST(H5Source, FloatDtypesRoundTripExactly) {
   std::vector<double> const f64 = {1.5, -2.25, 1e-300, 1.7e308, 0.1};
   test::write_dataset(path, "/f32", H5T_IEEE_F32LE, {5}, H5T_NATIVE_FLOAT, f32.data());
   test::write_dataset(path, "/f64", H5T_IEEE_F64BE, {5}, H5T_NATIVE_DOUBLE, f64.data());
-  H5Source s32(params_for(path, "/f32"));
-  H5Source s64(params_for(path, "f64"));  // a leading '/' is optional
+  H5Source s32(source_params(path, "/f32"));
+  H5Source s64(source_params(path, "f64"));  // a leading '/' is optional
   EXPECT_EQ(s32.dtype_name(), "float32");
   EXPECT_EQ(s64.dtype_name(), "float64");
   auto const got32 = read_all(s32);
@@ -119,7 +111,7 @@ TEST(H5Source, ComplexCompoundAsH5pyWritesIt) {
   test::write_dataset(path, "/c64", file64, {3}, mem64, c64.data());
   test::write_dataset(path, "/c128", file128, {1, 3}, mem128, c128.data());
 
-  H5Source s64(params_for(path, "/c64"));
+  H5Source s64(source_params(path, "/c64"));
   EXPECT_EQ(s64.dtype_name(), "complex64");
   EXPECT_EQ(s64.spec().type, SampleType::kComplex);
   Frame frame;
@@ -128,7 +120,7 @@ TEST(H5Source, ComplexCompoundAsH5pyWritesIt) {
   for (std::size_t k = 0; k < 3; ++k) {
     EXPECT_EQ(frame.complex[k], std::complex<double>(c64[k].real(), c64[k].imag()));
   }
-  H5Source s128(params_for(path, "/c128"));
+  H5Source s128(source_params(path, "/c128"));
   EXPECT_EQ(s128.dtype_name(), "complex128");
   ASSERT_TRUE(s128.read(frame));
   for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(frame.complex[k], c128[k]);
@@ -141,7 +133,7 @@ TEST(H5Source, SeriesSegmentsWithZeroPaddedFinalItem) {
   std::vector<double> data(10);
   for (std::size_t k = 0; k < data.size(); ++k) data[k] = static_cast<double>(k + 1);
   test::write_doubles(path, "/s", {10}, data);
-  auto p = params_for(path, "/s");
+  auto p = source_params(path, "/s");
   p.segment = 4;
   p.rows_per_frame = 2;
   H5Source source(p);
@@ -176,7 +168,7 @@ TEST(H5Source, RowsOf2DAnd3DDatasets) {
   test::write_doubles(path, "/two", {12, 5}, data);
   test::write_doubles(path, "/three", {3, 4, 5}, data);
   for (char const* name : {"/two", "/three"}) {
-    auto p = params_for(path, name);
+    auto p = source_params(path, name);
     p.items = "rows";      // auto would read the 3-D dataset as images
     p.rows_per_frame = 5;  // frames start and end inside a plane of the 3-D dataset
     H5Source source(p);
@@ -196,7 +188,7 @@ TEST(H5Source, ImagesOf3DAnd2DDatasets) {
   for (std::size_t k = 0; k < data.size(); ++k) data[k] = 0.5 * static_cast<double>(k);
   test::write_doubles(path, "/stack", {4, 3, 5}, data);
   test::write_doubles(path, "/one", {12, 5}, data);
-  auto p = params_for(path, "/stack");
+  auto p = source_params(path, "/stack");
   p.rows_per_frame = 3;
   H5Source stack(p);
   EXPECT_EQ(stack.spec().shape, (std::vector<std::int64_t>{3, 5}));
@@ -208,7 +200,7 @@ TEST(H5Source, ImagesOf3DAnd2DDatasets) {
   EXPECT_EQ(read_all(stack, &rows), data);
   EXPECT_EQ(rows, (std::vector<std::int64_t>{3, 1}));
 
-  auto q = params_for(path, "/one");
+  auto q = source_params(path, "/one");
   q.items = "images";
   H5Source one(q);
   EXPECT_EQ(one.spec().shape, (std::vector<std::int64_t>{12, 5}));
@@ -222,7 +214,7 @@ TEST(H5Source, FramesBoundedByFrameMb) {
   std::vector<double> data(1000 * 256);
   for (std::size_t k = 0; k < data.size(); ++k) data[k] = std::sin(0.001 * static_cast<double>(k));
   test::write_doubles(path, "/rows", {1000, 256}, data);  // 2 MB
-  auto p = params_for(path, "/rows");
+  auto p = source_params(path, "/rows");
   p.frame_mb = 0.5;  // 0.5 MiB / (256 * 8 B) = 256 rows per frame
   H5Source source(p);
   EXPECT_EQ(source.spec().rows_per_frame, 256);
@@ -246,7 +238,7 @@ TEST(H5Source, SampleRateUnitsAndScale) {
   test::write_dataset(path, "/with", H5T_IEEE_F32LE, {4}, H5T_NATIVE_FLOAT, data.data(), 1.0 / 4096,
                       "strain");
   test::write_dataset(path, "/without", H5T_IEEE_F32LE, {4}, H5T_NATIVE_FLOAT, data.data());
-  auto p = params_for(path, "/with");
+  auto p = source_params(path, "/with");
   p.scale = 0.5;
   H5Source with(p);
   EXPECT_DOUBLE_EQ(with.spec().sample_rate, 4096.0);
@@ -255,7 +247,7 @@ TEST(H5Source, SampleRateUnitsAndScale) {
   EXPECT_NE(with.describe().find("4096 Hz"), std::string::npos) << with.describe();
   p.sample_rate = 100.0;  // the configuration wins over the file
   EXPECT_DOUBLE_EQ(H5Source(p).spec().sample_rate, 100.0);
-  H5Source without(params_for(path, "/without"));
+  H5Source without(source_params(path, "/without"));
   EXPECT_DOUBLE_EQ(without.spec().sample_rate, 1.0);
   EXPECT_EQ(without.spec().units, "");
 }

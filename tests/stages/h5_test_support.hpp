@@ -3,6 +3,8 @@
 // readers built directly on the HDF5 C API, so the tests do not trust the code under test.
 #pragma once
 
+#include <tcfft/stages/params.hpp>
+
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <unistd.h>
@@ -17,6 +19,14 @@
 #include <vector>
 
 namespace tcfft::test {
+
+/// Source parameters reading `dataset` of `path`, every other key at its default.
+inline SourceParams source_params(std::string const& path, std::string const& dataset) {
+  SourceParams p;
+  p.path = path;
+  p.dataset = dataset;
+  return p;
+}
 
 /// A fresh directory under the system temporary directory, removed with its contents.
 class TempDir {
