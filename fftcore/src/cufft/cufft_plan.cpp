@@ -144,7 +144,13 @@ Status make_cufft_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>& out) 
                                             type, desc.batch, &workspace, type));
   if (s != Status::kSuccess) return s;
 
-  return adopt_handle<CufftPlan>(guard, workspace, desc, out);
+  auto* plan = new (std::nothrow) CufftPlan(guard.release(), workspace, desc);
+  if (plan == nullptr) {
+    (void)cufftDestroy(handle);
+    return Status::kInternal;
+  }
+  out.reset(plan);
+  return Status::kSuccess;
 }
 
 }  // namespace fftcore::detail
