@@ -22,11 +22,6 @@ __device__ inline float2 load(float2 const* p) { return *p; }
 __device__ inline void store(__half2* p, float2 v) { *p = __float22half2_rn(v); }
 __device__ inline void store(float2* p, float2 v) { *p = v; }
 
-struct Item {
-  std::int64_t row;
-  std::uint32_t j;
-};
-
 /// Items per row: M/2 (a pair each; item 0 has the ends and the middle), 1 when M = 1.
 __device__ inline int log_items(int log_m) { return log_m > 0 ? log_m - 1 : 0; }
 
