@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// The register-chained pass (kernels/fast_pass_kernel.cu): which passes it runs and where each
+// of its phases finds an element in shared memory. Shared by the kernel and the CPU tests,
+// which simulate every warp access of every phase against the 32 banks.
+//
+// A pass of length L = 256 Q (Q = 1..16) on a tile of T sequences, FP16 (__half2) in shared
+// memory, one 32-bit word per element:
+//   load:    the tile from global memory (layout as in PassParams), times a power-of-two gain;
+//   step C:  (Q > 1) thread task (t, m), m < 256: the Q-point DFT of x[m + 256 q] in FP32 on
+//            CUDA cores, times W_L^(m k_q), written back in place (index m + 256 k_q);
+//   step A:  warp task (t, k_q): the 256-point DFT of the 256 contiguous values of k_q as two
+//            chained 16-point DFTs on Tensor Cores (mma m16n8k16; the D fragments of the first
+//            product are the A fragments of the second, so the intermediate never leaves the
+//            registers), written back in place: output k = k_q + Q k_m sits at 256 k_q + k_m;
+//   store:   output k of sequence t read from 256 (k mod Q) + k / Q and written to global.
+#pragma once
+
+#include "tc/pass_params.hpp"
+
+namespace fftcore::detail::tc::fast {
+
+inline constexpr int kMinLogLength = 8;    ///< L = 256
+inline constexpr int kMaxLogLength = 12;   ///< L = 4096 (Q = 16)
+inline constexpr int kLogMaxTile = 13;     ///< T L <= 2^13: at most 512 threads, 32 KiB
+inline constexpr int kLogSub = 8;          ///< the 256-point DFT of step A
+
+/// Whether the register-chained pass runs `p` (else the general pass kernel): FP16 in and out,
+/// no hooks, 256 <= L <= 4096, T L <= 2^13.
+FFTCORE_HD inline bool eligible(PassParams const& p) {
+  return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
+         p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
+         p.log_length + p.log_tile <= kLogMaxTile;
+}
+
+/// Adjacent sequences of the tile are adjacent in memory (a warp's access spans several t).
+FFTCORE_HD inline bool fast_in(PassParams const& p) { return p.in_stride[0] == 1 && p.log_tile > 0; }
+FFTCORE_HD inline bool fast_out(PassParams const& p) {
+  return p.out_stride[0] == 1 && p.log_tile > 0;
+}
+
+/// The shared-memory slot of element n of tile sequence t: sequences back to back, the low five
+/// bits of n XOR-ed with
+///   (t << tau_shift) & 31         spreads the sequences of a warp's tile access (load/store in
+///                                 the adjacent-columns layout) over the banks;
+///   ((n >> 5) & 3) << 3           the four 32-word rows of a step-A fragment access;
+///   ((n >> 8) << kq_shift) & mask the values of k_q met by one store access (consecutive
+///                                 outputs k of one sequence lie in different 256-blocks).
+/// Each term is uniform over the lanes of the accesses it does not serve, so it leaves them
+/// conflict-free (tc_fast_pass_layout_test simulates all of them).
+struct Swizzle {
+  int log_l;
+  int tau_shift;
+  int kq_shift;
+  int kq_mask;
+};
+
+FFTCORE_HD inline Swizzle make_swizzle(int log_l, int log_t, bool tile_fast_out) {
+  int const log_warp_t = log_t < 5 ? log_t : 5;  // sequences one warp access spans (fast layout)
+  int const log_run = tile_fast_out ? 5 - log_warp_t : 5;  // consecutive k per sequence and access
+  int const log_q = log_l - kLogSub;
+  Swizzle s{};
+  s.log_l = log_l;
+  s.tau_shift = 5 - log_warp_t;
+  s.kq_shift = log_run > log_q ? log_run - log_q : 0;
+  s.kq_mask = (1 << log_run) - 1;
+  return s;
+}
+
+FFTCORE_HD inline int slot(Swizzle const& s, int t, int n) {
+  int const x = ((t << s.tau_shift) ^ (((n >> 5) & 3) << 3) ^ (((n >> kLogSub) << s.kq_shift) & s.kq_mask)) & 31;
+  return (t << s.log_l) + (n ^ x);
+}
+
+/// The index maps of the phases (lane = 4 group + quad, as in mma.cuh).
+struct TileElement {
+  int t;
+  int n;
+};
+/// Load and store: element e = thread + i * threads of the tile.
+FFTCORE_HD inline TileElement tile_element(int e, bool tile_fast, int log_t, int log_l) {
+  if (tile_fast) return {e & ((1 << log_t) - 1), e >> log_t};
+  return {e >> log_l, e & ((1 << log_l) - 1)};
+}
+/// Where output k of a sequence sits after step A.
+FFTCORE_HD inline int output_position(int k, int log_q) {
+  return ((k & ((1 << log_q) - 1)) << kLogSub) + (k >> log_q);
+}
+/// Step A, B operand of n-tile j, register r, half h: x[n1 + 16 n2] of the task's 256-block,
+/// n1 = group + 8 j, n2 = 2 quad + 8 r + h.
+FFTCORE_HD inline int step_a_read(int k_q, int group, int quad, int j, int r, int h) {
+  return (k_q << kLogSub) + group + 8 * j + 16 * (2 * quad + 8 * r + h);
+}
+/// Step A, D fragment of n-tile j, float i: output k_m = k1 + 16 k2 with k1 = group + 8 (i >> 1),
+/// k2 = 8 j + 2 quad + (i & 1).
+FFTCORE_HD inline int step_a_output_km(int group, int quad, int j, int i) {
+  return group + 8 * (i >> 1) + 16 * (8 * j + 2 * quad + (i & 1));
+}
+
+}  // namespace fftcore::detail::tc::fast

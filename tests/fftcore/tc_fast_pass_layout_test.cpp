@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+// CPU tests of the register-chained pass (fftcore/src/tc/fast_pass_layout.hpp): the passes it
+// takes, bank-conflict freedom of every warp access of every phase (simulated over the 32
+// banks), and - emulating the m16n8k16 fragments lane by lane in double precision - that its
+// step C / step A data flow computes the DFT of the sequence in the order the store expects.
+#include "../../fftcore/src/tc/fast_pass_layout.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <complex>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace {
+
+namespace fast = fftcore::detail::tc::fast;
+using fftcore::detail::tc::PassParams;
+using cd = std::complex<double>;
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+cd w(double num, double den, bool inverse) {
+  double const a = (inverse ? kTwoPi : -kTwoPi) * num / den;
+  return {std::cos(a), std::sin(a)};
+}
+
+/// Counts the warp accesses of a tile shape that hit some bank twice, and checks that the slot
+/// map is a bijection onto [0, T L).
+struct BankCheck {
+  fast::Swizzle s;
+  int log_l;
+  int log_t;
+  int conflicts = 0;
+  int accesses = 0;
+  void access(std::array<int, 32> const& t, std::array<int, 32> const& n) {
+    std::set<int> banks;
+    for (int lane = 0; lane < 32; ++lane) banks.insert(fast::slot(s, t[lane], n[lane]) & 31);
+    ++accesses;
+    if (banks.size() != 32) ++conflicts;
+  }
+};
+
+void simulate_shape(int log_l, int log_t, bool fin, bool fout, BankCheck& c) {
+  int const log_q = log_l - fast::kLogSub;
+  int const q = 1 << log_q;
+  int const threads = (1 << (log_l + log_t)) / 16;
+  int const warps = threads / 32;
+  std::array<int, 32> t{};
+  std::array<int, 32> n{};
+  for (int warp = 0; warp < warps; ++warp) {
+    for (int i = 0; i < 16; ++i) {  // load
+      for (int lane = 0; lane < 32; ++lane) {
+        auto const e = fast::tile_element(warp * 32 + lane + i * threads, fin, log_t, log_l);
+        t[lane] = e.t;
+        n[lane] = e.n;
+      }
+      c.access(t, n);
+    }
+    for (int i = 0; i < 16; ++i) {  // store
+      for (int lane = 0; lane < 32; ++lane) {
+        auto const e = fast::tile_element(warp * 32 + lane + i * threads, fout, log_t, log_l);
+        t[lane] = e.t;
+        n[lane] = fast::output_position(e.n, log_q);
+      }
+      c.access(t, n);
+    }
+    if (q > 1) {
+      for (int s = 0; s < 16 / q; ++s) {  // step C, read and written the same way
+        for (int k = 0; k < q; ++k) {
+          for (int lane = 0; lane < 32; ++lane) {
+            int const task = warp * 32 + lane + s * threads;
+            t[lane] = task >> 8;
+            n[lane] = (task & 255) + (k << 8);
+          }
+          c.access(t, n);
+        }
+      }
+    }
+    for (int u = 0; u < 2; ++u) {  // step A
+      int const task = warp + u * warps;
+      int const tt = task >> log_q;
+      int const kq = task & (q - 1);
+      for (int j = 0; j < 2; ++j) {
+        for (int r = 0; r < 2; ++r) {
+          for (int h = 0; h < 2; ++h) {
+            for (int lane = 0; lane < 32; ++lane) {
+              t[lane] = tt;
+              n[lane] = fast::step_a_read(kq, lane >> 2, lane & 3, j, r, h);
+            }
+            c.access(t, n);
+          }
+        }
+        for (int i = 0; i < 4; ++i) {
+          for (int lane = 0; lane < 32; ++lane) {
+            t[lane] = tt;
+            n[lane] = (kq << fast::kLogSub) + fast::step_a_output_km(lane >> 2, lane & 3, j, i);
+          }
+          c.access(t, n);
+        }
+      }
+    }
+  }
+}
+
+TEST(FastPassLayout, SlotsAreAPermutationOfTheTile) {
+  for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
+    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile; ++log_t) {
+      if (log_l + log_t < 9) continue;
+      for (bool fout : {false, true}) {
+        fast::Swizzle const s = fast::make_swizzle(log_l, log_t, fout);
+        std::set<int> seen;
+        for (int t = 0; t < (1 << log_t); ++t) {
+          for (int n = 0; n < (1 << log_l); ++n) seen.insert(fast::slot(s, t, n));
+        }
+        EXPECT_EQ(seen.size(), std::size_t{1} << (log_l + log_t));
+        EXPECT_EQ(*seen.rbegin(), (1 << (log_l + log_t)) - 1);
+      }
+    }
+  }
+}
+
+TEST(FastPassLayout, EveryWarpAccessIsBankConflictFree) {
+  int shapes = 0;
+  for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
+    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile; ++log_t) {
+      if (log_l + log_t < 9) continue;
+      for (int layout = 0; layout < 4; ++layout) {
+        bool const fin = (layout & 1) != 0 && log_t > 0;
+        bool const fout = (layout & 2) != 0 && log_t > 0;
+        BankCheck c{fast::make_swizzle(log_l, log_t, fout), log_l, log_t};
+        simulate_shape(log_l, log_t, fin, fout, c);
+        EXPECT_EQ(c.conflicts, 0) << "L = 2^" << log_l << ", T = 2^" << log_t << ", fast in "
+                                  << fin << ", fast out " << fout << ": " << c.conflicts
+                                  << " of " << c.accesses << " warp accesses conflict";
+        EXPECT_GT(c.accesses, 0);
+        ++shapes;
+      }
+    }
+  }
+  EXPECT_GT(shapes, 40);
+}
+
+TEST(FastPassLayout, TakesFp16PassesOfLength256To4096WithoutHooks) {
+  PassParams p;
+  p.log_length = 10;
+  p.log_tile = 3;
+  EXPECT_TRUE(fast::eligible(p));
+  p.log_length = 7;
+  EXPECT_FALSE(fast::eligible(p));
+  p.log_length = 13;
+  p.log_tile = 0;
+  EXPECT_FALSE(fast::eligible(p));
+  p.log_length = 12;
+  p.log_tile = 2;
+  EXPECT_FALSE(fast::eligible(p)) << "T L = 2^14 takes 1024 threads";
+  p.log_tile = 1;
+  EXPECT_TRUE(fast::eligible(p));
+  p.in_fp32 = 1;
+  EXPECT_FALSE(fast::eligible(p));
+  p.in_fp32 = 0;
+  int factors = 0;
+  p.store_factors = &factors;
+  EXPECT_FALSE(fast::eligible(p));
+}
+
+/// One m16n8k16 product on lane fragments, as the PTX ISA lays them out (mma.cuh):
+/// a[lane][reg][half] = A[group + 8 (reg & 1)][2 quad + 8 (reg >> 1) + half],
+/// b[lane][reg][half] = B[2 quad + 8 reg + half][group], d[lane][i] = D[group + 8 (i >> 1)][2 quad + (i & 1)].
+using AFrag = std::array<std::array<std::array<cd, 2>, 4>, 32>;
+using BFrag = std::array<std::array<std::array<cd, 2>, 2>, 32>;
+using DFrag = std::array<std::array<cd, 4>, 32>;
+
+DFrag mma(AFrag const& a, BFrag const& b) {
+  cd am[16][16];
+  cd bm[16][8];
+  for (int lane = 0; lane < 32; ++lane) {
+    int const g = lane >> 2;
+    int const qd = lane & 3;
+    for (int r = 0; r < 4; ++r) {
+      for (int h = 0; h < 2; ++h) am[g + 8 * (r & 1)][2 * qd + 8 * (r >> 1) + h] = a[lane][r][h];
+    }
+    for (int r = 0; r < 2; ++r) {
+      for (int h = 0; h < 2; ++h) bm[2 * qd + 8 * r + h][g] = b[lane][r][h];
+    }
+  }
+  DFrag d{};
+  for (int lane = 0; lane < 32; ++lane) {
+    for (int i = 0; i < 4; ++i) {
+      int const row = (lane >> 2) + 8 * (i >> 1);
+      int const col = 2 * (lane & 3) + (i & 1);
+      cd s = 0;
+      for (int k = 0; k < 16; ++k) s += am[row][k] * bm[k][col];
+      d[lane][i] = s;
+    }
+  }
+  return d;
+}
+
+/// The kernel's data flow on one sequence of L = 256 Q points: step C, then per k_q the two
+/// chained products with the D fragments of the first reused as the A fragments of the second
+/// (A reg r = tile r >> 1, floats 2 (r & 1) + half) and the DFT matrix's B fragments taken from
+/// its A fragments (tile j: regs j and j + 2, F being symmetric).
+std::vector<cd> emulate_fast_pass(std::vector<cd> const& x, int log_l, bool inverse) {
+  int const l = 1 << log_l;
+  int const log_q = log_l - fast::kLogSub;
+  int const q = 1 << log_q;
+  std::vector<cd> sm(x);
+  for (int m = 0; m < 256 && q > 1; ++m) {  // step C
+    std::vector<cd> y(static_cast<std::size_t>(q));
+    for (int k = 0; k < q; ++k) {
+      for (int i = 0; i < q; ++i) y[k] += sm[m + 256 * i] * w(i * k, q, inverse);
+    }
+    for (int k = 0; k < q; ++k) sm[m + 256 * k] = y[k] * w(m * k, l, inverse);
+  }
+  AFrag f{};
+  for (int lane = 0; lane < 32; ++lane) {
+    for (int r = 0; r < 4; ++r) {
+      for (int h = 0; h < 2; ++h) {
+        int const row = (lane >> 2) + 8 * (r & 1);
+        int const col = 2 * (lane & 3) + 8 * (r >> 1) + h;
+        f[lane][r][h] = w(row * col, 16, inverse);
+      }
+    }
+  }
+  std::vector<cd> out(static_cast<std::size_t>(l));
+  for (int kq = 0; kq < q; ++kq) {
+    DFrag y[2];
+    for (int j = 0; j < 2; ++j) {
+      BFrag b{};
+      for (int lane = 0; lane < 32; ++lane) {
+        for (int r = 0; r < 2; ++r) {
+          for (int h = 0; h < 2; ++h) {
+            b[lane][r][h] = sm[fast::step_a_read(kq, lane >> 2, lane & 3, j, r, h)];
+          }
+        }
+      }
+      y[j] = mma(f, b);
+    }
+    AFrag a{};
+    for (int lane = 0; lane < 32; ++lane) {
+      int const g = lane >> 2;
+      int const qd = lane & 3;
+      for (int r = 0; r < 4; ++r) {
+        for (int h = 0; h < 2; ++h) {
+          int const j = r >> 1;
+          int const i = 2 * (r & 1) + h;
+          int const n1 = 8 * j + 2 * qd + (i & 1);
+          int const k1 = g + 8 * (i >> 1);
+          a[lane][r][h] = y[j][lane][i] * w(n1 * k1, 256, inverse);
+        }
+      }
+    }
+    for (int j = 0; j < 2; ++j) {
+      BFrag b{};
+      for (int lane = 0; lane < 32; ++lane) {
+        for (int h = 0; h < 2; ++h) {
+          b[lane][0][h] = f[lane][j][h];
+          b[lane][1][h] = f[lane][j + 2][h];
+        }
+      }
+      DFrag const z = mma(a, b);
+      for (int lane = 0; lane < 32; ++lane) {
+        for (int i = 0; i < 4; ++i) {
+          int const km = fast::step_a_output_km(lane >> 2, lane & 3, j, i);
+          out[(kq << fast::kLogSub) + km] = z[lane][i];
+        }
+      }
+    }
+  }
+  std::vector<cd> result(static_cast<std::size_t>(l));
+  for (int k = 0; k < l; ++k) result[k] = out[fast::output_position(k, log_q)];
+  return result;
+}
+
+TEST(FastPassLayout, EmulatedDataFlowIsTheDft) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
+    for (bool inverse : {false, true}) {
+      int const l = 1 << log_l;
+      std::vector<cd> x(static_cast<std::size_t>(l));
+      for (auto& v : x) v = {u(rng), u(rng)};
+      std::vector<cd> const got = emulate_fast_pass(x, log_l, inverse);
+      double err = 0;
+      double norm = 0;
+      for (int k = 0; k < l; ++k) {
+        cd ref = 0;
+        for (int n = 0; n < l; ++n) ref += x[n] * w(static_cast<double>(n) * k, l, inverse);
+        err = std::max(err, std::abs(got[k] - ref));
+        norm = std::max(norm, std::abs(ref));
+      }
+      EXPECT_GT(norm, 1.0);
+      EXPECT_LT(err, 1e-9 * norm) << "L = " << l << (inverse ? " inverse" : " forward");
+    }
+  }
+}
+
+}  // namespace
