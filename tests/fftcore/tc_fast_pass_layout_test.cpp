@@ -122,6 +122,72 @@ TEST(FastPassLayout, SlotsAreAPermutationOfTheTile) {
   }
 }
 
+TEST(FastPassLayout, LoadAndStoreSlotsSplitOverTheBitsOfTheElement) {
+  int checked = 0;
+  for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
+    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile; ++log_t) {
+      int const threads = (1 << (log_l + log_t)) / 16;
+      for (int layout = 0; layout < 4; ++layout) {
+        bool const fin = (layout & 1) != 0 && log_t > 0;
+        bool const fout = (layout & 2) != 0 && log_t > 0;
+        fast::Swizzle const s = fast::make_swizzle(log_l, log_t, fout);
+        for (int tid = 0; tid < threads; ++tid) {
+          for (int i = 0; i < 16; ++i) {
+            int const e = tid + i * threads;
+            ASSERT_EQ(fast::load_slot(s, e, fin, log_t),
+                      fast::load_slot(s, tid, fin, log_t) ^ fast::load_slot(s, i * threads, fin, log_t));
+            ASSERT_EQ(fast::store_slot(s, e, fout, log_t),
+                      fast::store_slot(s, tid, fout, log_t) ^
+                          fast::store_slot(s, i * threads, fout, log_t));
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000);
+}
+
+TEST(FastPassLayout, KernelShortcutsEqualTheSlotMap) {
+  int checked = 0;
+  for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
+    int const q = 1 << (log_l - fast::kLogSub);
+    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile; ++log_t) {
+      for (bool fout : {false, true}) {
+        fast::Swizzle const s = fast::make_swizzle(log_l, log_t, fout);
+        for (int t = 0; t < (1 << log_t); ++t) {
+          for (int m = 0; m < 256; ++m) {
+            for (int k = 0; k < q; ++k) {
+              ASSERT_EQ(fast::step_c_slot(s, fast::slot(s, t, m), k), fast::slot(s, t, m + 256 * k));
+            }
+          }
+          for (int kq = 0; kq < q; ++kq) {
+            for (int lane = 0; lane < 32; ++lane) {
+              int const g = lane >> 2;
+              int const qd = lane & 3;
+              int const base = fast::step_a_base(s, t, kq, g, qd);
+              for (int j = 0; j < 2; ++j) {
+                for (int r = 0; r < 2; ++r) {
+                  for (int h = 0; h < 2; ++h) {  // reads: (a, b, r) = (j, h, r)
+                    ASSERT_EQ(fast::step_a_slot(base, j, h, r),
+                              fast::slot(s, t, fast::step_a_read(kq, g, qd, j, r, h)));
+                  }
+                }
+                for (int i = 0; i < 4; ++i) {  // writes: (a, b, r) = (i >> 1, i & 1, j)
+                  ASSERT_EQ(fast::step_a_slot(base, i >> 1, i & 1, j),
+                            fast::slot(s, t, (kq << 8) + fast::step_a_output_km(g, qd, j, i)));
+                  ++checked;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000);
+}
+
 TEST(FastPassLayout, EveryWarpAccessIsBankConflictFree) {
   int shapes = 0;
   for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {

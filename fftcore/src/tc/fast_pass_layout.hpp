@@ -66,9 +66,27 @@ FFTCORE_HD inline Swizzle make_swizzle(int log_l, int log_t, bool tile_fast_out)
   return s;
 }
 
+/// The k_q term alone (it depends on n only through k_q = n >> 8).
+FFTCORE_HD inline int kq_term(Swizzle const& s, int k_q) { return (k_q << s.kq_shift) & s.kq_mask; }
+
 FFTCORE_HD inline int slot(Swizzle const& s, int t, int n) {
-  int const x = ((t << s.tau_shift) ^ (((n >> 5) & 3) << 3) ^ (((n >> kLogSub) << s.kq_shift) & s.kq_mask)) & 31;
+  int const x = ((t << s.tau_shift) ^ (((n >> 5) & 3) << 3) ^ kq_term(s, n >> kLogSub)) & 31;
   return (t << s.log_l) + (n ^ x);
+}
+
+// Shortcuts the kernel takes (the CPU tests check them against slot() everywhere): the swizzle
+// only touches bits 0-4 and depends on n through bits 5-6 and k_q, so
+//   slot(t, m + 256 q) = (slot(t, m) ^ kq_term(q)) + 256 q               (step C, m < 256), and
+//   slot(t, 256 k_q + g + 8 a + 16 b + 32 quad + 128 r) = (base ^ (8 a + 16 b)) + 128 r (step A)
+// with base = slot(t, 256 k_q + g + 32 quad): one XOR and an immediate offset per access.
+FFTCORE_HD inline int step_c_slot(Swizzle const& s, int slot_m, int q) {
+  return (slot_m ^ kq_term(s, q)) + (q << kLogSub);
+}
+FFTCORE_HD inline int step_a_base(Swizzle const& s, int t, int k_q, int group, int quad) {
+  return slot(s, t, (k_q << kLogSub) + group + 32 * quad);
+}
+FFTCORE_HD inline int step_a_slot(int base, int a, int b, int r) {
+  return (base ^ (8 * a + 16 * b)) + 128 * r;
 }
 
 /// The index maps of the phases (lane = 4 group + quad, as in mma.cuh).
@@ -85,6 +103,19 @@ FFTCORE_HD inline TileElement tile_element(int e, bool tile_fast, int log_t, int
 FFTCORE_HD inline int output_position(int k, int log_q) {
   return ((k & ((1 << log_q) - 1)) << kLogSub) + (k >> log_q);
 }
+/// The slots of the load (element e of the tile) and of the store (output e of the tile). Both
+/// maps, like slot(), are linear over GF(2) in the bits of e, and e = thread + i * threads has
+/// disjoint bits, so the kernel forms load_slot(thread) ^ load_slot(i * threads): the second
+/// term is a compile-time constant when T is.
+FFTCORE_HD inline int load_slot(Swizzle const& s, int e, bool tile_fast, int log_t) {
+  TileElement const x = tile_element(e, tile_fast, log_t, s.log_l);
+  return slot(s, x.t, x.n);
+}
+FFTCORE_HD inline int store_slot(Swizzle const& s, int e, bool tile_fast, int log_t) {
+  TileElement const x = tile_element(e, tile_fast, log_t, s.log_l);
+  return slot(s, x.t, output_position(x.n, s.log_l - kLogSub));
+}
+
 /// Step A, B operand of n-tile j, register r, half h: x[n1 + 16 n2] of the task's 256-block,
 /// n1 = group + 8 j, n2 = 2 quad + 8 r + h.
 FFTCORE_HD inline int step_a_read(int k_q, int group, int quad, int j, int r, int h) {

@@ -7,10 +7,13 @@
 // 1024 threads (2^14 elements, L >= 2^10).
 #include "tc/kernels/pass_launch.hpp"
 
+#include "tc/fast_pass_layout.hpp"
 #include "tc/kernels/block_merges.cuh"
 
 #include <cuda_fp16.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -366,11 +369,29 @@ cudaError_t prepare_shifted(std::integer_sequence<int, kI...> /*unused*/) noexce
 
 }  // namespace
 
-cudaError_t prepare_pass_kernels() noexcept { return prepare_shifted(Lengths{}); }
+cudaError_t prepare_pass_kernels() noexcept {
+  cudaError_t const e = prepare_shifted(Lengths{});
+  return e == cudaSuccess ? prepare_fast_pass_kernels() : e;
+}
+
+namespace {
+/// FFTCORE_TC_FAST_PASS=0 in the environment sends every pass to the general kernel (for A/B
+/// measurements in one build; read once).
+bool fast_passes_enabled() noexcept {
+  static bool const enabled = [] {
+    char const* v = std::getenv("FFTCORE_TC_FAST_PASS");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
+}  // namespace
 
 cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
                         float2 const* coarse, float2 const* fine, bool inverse,
                         cudaStream_t stream) noexcept {
+  if (fast::eligible(pass) && fast_passes_enabled()) {
+    return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);
+  }
   return launch_any(Lengths{}, pass, src, dst, coarse, fine, inverse, stream);
 }
 

@@ -17,4 +17,11 @@ namespace fftcore::detail::tc {
                                       float2 const* coarse, float2 const* fine, bool inverse,
                                       cudaStream_t stream) noexcept;
 
+/// The register-chained pass (kernels/fast_pass_kernel.cu) for the passes fast::eligible
+/// accepts; launch_pass hands those to it.
+[[nodiscard]] cudaError_t prepare_fast_pass_kernels() noexcept;
+[[nodiscard]] cudaError_t launch_fast_pass(PassParams const& pass, void const* src, void* dst,
+                                           float2 const* coarse, float2 const* fine,
+                                           bool inverse, cudaStream_t stream) noexcept;
+
 }  // namespace fftcore::detail::tc

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: MIT
+// The register-chained pass: passes of length L = 256 Q (Q = 1..16) with FP16 data, no hooks
+// and T L <= 2^13 (fast_pass_layout.hpp has the phases and the index maps). Against the
+// general pass kernel it keeps the tile in FP16 in shared memory and runs each 256-point DFT
+// as two chained 16-point DFTs on Tensor Cores inside one warp, with every index of the inner
+// loops a compile-time constant: one shared-memory round trip per element for step A instead
+// of one per radix-16 merge, no barrier between the two merges.
+//
+// Precision: FP32 accumulation everywhere; the DFT-16 matrix enters as hi + lo FP16 parts
+// (F_hi X + F_lo X, both products exact in FP32), the data as FP16. An element is rounded to
+// FP16 after step C (Q > 1), between the two products of step A, and on output. A block gain
+// (a power of two from the tile's largest component) keeps every FP16 intermediate below
+// 16 Q sqrt(2) 2^11 / Q < 2^15.5.
+#include "tc/kernels/pass_launch.hpp"
+
+#include "tc/fast_pass_layout.hpp"
+#include "tc/kernels/block_merges.cuh"
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace fftcore::detail::tc {
+namespace {
+
+/// Per block, written by warp 0 at the start: the DFT-16 A fragments of each lane (re_hi,
+/// re_lo, im_hi, im_lo) and the lane's eight step-A twiddles W_256^(n1 k1), two per float4.
+struct FastShared {
+  uint4 dft[4][32];
+  float4 twiddle[4][32];
+  unsigned int max_bits;
+};
+
+/// W_16^e (forward) for e < 8 times d (the butterflies of the Q-point DFTs): trivial for e = 0
+/// and 4.
+__device__ __forceinline__ float2 times_w16(float2 d, int e) {
+  if (e == 0) return d;
+  if (e == 4) return make_float2(d.y, -d.x);
+  constexpr float kC1 = 0.92387953251128674f;
+  constexpr float kS1 = 0.38268343236508978f;
+  constexpr float kC2 = 0.70710678118654752f;
+  float2 wv;
+  switch (e) {
+    case 1: wv = make_float2(kC1, -kS1); break;
+    case 2: wv = make_float2(kC2, -kC2); break;
+    case 3: wv = make_float2(kS1, -kC1); break;
+    case 5: wv = make_float2(-kS1, -kC1); break;
+    case 6: wv = make_float2(-kC2, -kC2); break;
+    default: wv = make_float2(-kC1, -kS1); break;
+  }
+  return cmul(d, wv);
+}
+
+/// One radix-2 stage (butterfly span kSpan) of a decimation-in-frequency DFT; every index is a
+/// template constant, so the array stays in registers.
+template <int kR, int kSpan>
+__device__ __forceinline__ void dif_stage(float2 (&a)[kR]) {
+#pragma unroll
+  for (int start = 0; start < kR; start += 2 * kSpan) {
+#pragma unroll
+    for (int i = 0; i < kSpan; ++i) {
+      float2 const u = a[start + i];
+      float2 const v = a[start + i + kSpan];
+      a[start + i] = cadd(u, v);
+      a[start + i + kSpan] = times_w16(csub(u, v), i * (8 / kSpan));
+    }
+  }
+  if constexpr (kSpan > 1) dif_stage<kR, kSpan / 2>(a);
+}
+
+/// In-register forward DFT of 2^kLogR <= 16 points, decimation in frequency:
+/// a[bit_reverse(k)] = X[k].
+template <int kLogR>
+__device__ __forceinline__ void dft_pow2(float2 (&a)[1 << kLogR]) {
+  dif_stage<(1 << kLogR), (1 << kLogR) / 2>(a);
+}
+
+__device__ __forceinline__ std::uint32_t half2_bits(__half2 h) {
+  return *reinterpret_cast<std::uint32_t*>(&h);
+}
+
+/// W_{2^28}^ex from the two tables.
+__device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 const* fine,
+                                               std::uint32_t ex, bool inverse) {
+  float2 wv = cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
+  if (inverse) wv.y = -wv.y;
+  return wv;
+}
+
+/// kLogT >= 0: the tile size T = 2^kLogT is a compile-time constant (the planner's usual
+/// T L = 2^13), so every tile index and swizzle of the load and store loops folds into
+/// constants; kLogT = -1 takes it from the pass (any T).
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut>
+__global__ void __launch_bounds__(512, 2)
+    fast_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
+                     float2 const* fine, int inverse_flag) {
+  constexpr int kLogL = kLogQ + fast::kLogSub;
+  constexpr int kQ = 1 << kLogQ;
+  extern __shared__ std::uint32_t tile[];  // __half2 bits
+  __shared__ FastShared sh;
+  bool const inverse = inverse_flag != 0;
+  int const log_t = kLogT >= 0 ? kLogT : p.log_tile;
+  int const threads = 16 << (log_t + kLogQ);  // == blockDim.x
+  int const tid = static_cast<int>(threadIdx.x);
+  int const lane = tid & 31;
+  int const warp = tid >> 5;
+  int const group = lane >> 2;
+  int const quad = lane & 3;
+  fast::Swizzle const sw = fast::make_swizzle(kLogL, log_t, kFastOut);
+  BlockOrigin const o = block_origin(p, blockIdx.x);
+  int const valid_t =
+      static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << log_t));
+
+  // Block constants (warp 0) and the tile's range.
+  if (warp == 0) {
+    Dft16Fragments const f = load_dft16_fragments(coarse, inverse);
+    sh.dft[0][lane] = as_uint4(f.re_hi);
+    sh.dft[1][lane] = as_uint4(f.re_lo);
+    sh.dft[2][lane] = as_uint4(f.im_hi);
+    sh.dft[3][lane] = as_uint4(f.im_lo);
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+#pragma unroll
+      for (int a = 0; a < 2; ++a) {  // floats i = 2a, 2a + 1 of n-tile j
+        int const k1 = group + 8 * a;
+        int const n1 = 8 * j + 2 * quad;
+        float2 const w0 = coarse_twiddle(coarse, ((n1 * k1) & 255) << (kLogCoarse - 8), inverse);
+        float2 const w1 =
+            coarse_twiddle(coarse, (((n1 + 1) * k1) & 255) << (kLogCoarse - 8), inverse);
+        sh.twiddle[2 * j + a][lane] = make_float4(w0.x, w0.y, w1.x, w1.y);
+      }
+    }
+    if (lane == 0) sh.max_bits = 0u;
+  }
+
+  // Load: 16 predicated loads in flight, then the range. Element i of the thread is
+  // tile_element(tid) + tile_element(i * threads) (disjoint bits), the second part a constant
+  // when T is.
+  std::uint32_t raw[kElementsPerThread];
+  fast::TileElement const in0 = fast::tile_element(tid, kFastIn, log_t, kLogL);
+  {
+    int const s0 = static_cast<int>(p.in_stride[0]);
+    int const se = static_cast<int>(p.in_elem_stride);
+    auto const* in =
+        reinterpret_cast<std::uint32_t const*>(src) + o.in_base + (in0.t * s0 + in0.n * se);
+    if (valid_t == (1 << log_t)) {  // the whole tile exists: no predicates
+#pragma unroll
+      for (int i = 0; i < kElementsPerThread; ++i) {
+        fast::TileElement const d = fast::tile_element(i * threads, kFastIn, log_t, kLogL);
+        raw[i] = in[d.t * s0 + d.n * se];
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kElementsPerThread; ++i) {
+        fast::TileElement const d = fast::tile_element(i * threads, kFastIn, log_t, kLogL);
+        raw[i] = in0.t + d.t < valid_t ? in[d.t * s0 + d.n * se] : 0u;
+      }
+    }
+  }
+  __half2 hmax = __float2half2_rn(0.f);
+#pragma unroll
+  for (int i = 0; i < kElementsPerThread; ++i) {
+    hmax = __hmax2(hmax, __habs2(*reinterpret_cast<__half2 const*>(&raw[i])));
+  }
+  float local_max = fmaxf(__low2float(hmax), __high2float(hmax));
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) {
+    local_max = fmaxf(local_max, __shfl_xor_sync(0xffffffffu, local_max, offset));
+  }
+  __syncthreads();  // max_bits initialised
+  if (lane == 0) atomicMax(&sh.max_bits, __float_as_uint(local_max));
+  __syncthreads();
+  // gain = 2^e with max * gain <= 2^11 / Q: the FP16 values of step C stay below sqrt(2) 2^11
+  // and the step-A intermediate below 16 sqrt(2) 2^11 < 2^15.5.
+  // With m = max in [2^em, 2^(em+1)), e = 10 - log2 Q - em gives m 2^e < 2^11 / Q (one bit
+  // short of the largest such power where m is a power of two). Exact powers of two from bits.
+  int gain_exp = 0;
+  {
+    unsigned int const bits = sh.max_bits;  // a non-negative float (or NaN: gain 1)
+    int const em = static_cast<int>(bits >> 23) - 127;
+    if (bits != 0u && em < 128) gain_exp = max(-14, min(15, 10 - kLogQ - em));
+  }
+  float const gain = __uint_as_float(static_cast<unsigned int>(127 + gain_exp) << 23);
+  float const inv_gain = __uint_as_float(static_cast<unsigned int>(127 - gain_exp) << 23);
+  __half2 const hgain = __float2half2_rn(gain);
+  int const load_slot0 = fast::slot(sw, in0.t, in0.n);
+#pragma unroll
+  for (int i = 0; i < kElementsPerThread; ++i) {
+    tile[load_slot0 ^ fast::load_slot(sw, i * threads, kFastIn, log_t)] =
+        half2_bits(__hmul2(*reinterpret_cast<__half2 const*>(&raw[i]), hgain));
+  }
+  __syncthreads();
+
+  // Step C: the Q-point DFTs over q of x[m + 256 q], times W_L^(m k_q), in place.
+  if constexpr (kQ > 1) {
+    std::uint32_t const conj_mask = inverse ? 0x80000000u : 0u;
+#pragma unroll
+    for (int s = 0; s < kElementsPerThread / kQ; ++s) {
+      int const task = tid + s * threads;
+      int const t = task >> fast::kLogSub;
+      int const m = task & 255;
+      int const slot_m = fast::slot(sw, t, m);  // task bits split like the load: folded by nvcc
+      // The inverse as conj(forward(conj x)): the butterflies carry no direction (a sign flip
+      // of the imaginary half on the way in and out).
+      float2 a[kQ];
+#pragma unroll
+      for (int q = 0; q < kQ; ++q) {
+        std::uint32_t const bits = tile[fast::step_c_slot(sw, slot_m, q)] ^ conj_mask;
+        a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
+      }
+      dft_pow2<kLogQ>(a);
+      float2 const w1 = coarse_twiddle(coarse, m << (kLogCoarse - kLogL), false);
+      float2 wk = w1;
+#pragma unroll
+      for (int k = 0; k < kQ; ++k) {
+        float2 v = a[bit_reverse<kLogQ>(k)];
+        if (k > 0) {
+          if (k > 1) wk = cmul(wk, w1);
+          v = cmul(v, wk);
+        }
+        tile[fast::step_c_slot(sw, slot_m, k)] = half2_bits(__float22half2_rn(v)) ^ conj_mask;
+      }
+    }
+    __syncthreads();
+  }
+
+  // Step A: per warp task (t, k_q), the 256-point DFT as Y = F X, Y' = Y .* W_256, Z = Y' F.
+  {
+    Dft16Fragments f;
+    from_uint4(f.re_hi, sh.dft[0][lane]);
+    from_uint4(f.re_lo, sh.dft[1][lane]);
+    from_uint4(f.im_hi, sh.dft[2][lane]);
+    from_uint4(f.im_lo, sh.dft[3][lane]);
+    float const factor = p.scale * inv_gain;
+    int const warps = threads >> 5;
+    auto const twiddle_base = static_cast<std::uint32_t>(o.twiddle_base);
+    auto const twiddle_stride0 = static_cast<std::uint32_t>(p.twiddle_stride[0]);
+    int const log_tw = p.log_twiddle_n;
+#pragma unroll 1
+    for (int u = 0; u < 2; ++u) {
+      int const task = warp + u * warps;
+      int const t = task >> kLogQ;
+      int const kq = task & (kQ - 1);
+      // B fragments: real and imaginary halves of x[n1 + 16 n2] and x[n1 + 16 (n2 + 1)].
+      int const base = fast::step_a_base(sw, t, kq, group, quad);
+      std::uint32_t br[2][2], bi[2][2];
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          std::uint32_t const lo = tile[fast::step_a_slot(base, j, 0, r)];
+          std::uint32_t const hi = tile[fast::step_a_slot(base, j, 1, r)];
+          br[j][r] = __byte_perm(lo, hi, 0x5410);
+          bi[j][r] = __byte_perm(lo, hi, 0x7632);
+        }
+      }
+      // Y = F X (rows k1, columns n1), F = F_hi + F_lo, X exact in FP16.
+      float yr[2][4], yi[2][4];
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          yr[j][i] = 0.f;
+          yi[j][i] = 0.f;
+        }
+        std::uint32_t const nbi0 = negate_halves(bi[j][0]);
+        std::uint32_t const nbi1 = negate_halves(bi[j][1]);
+        mma_16x8x16(yr[j], f.re_lo, br[j][0], br[j][1]);
+        mma_16x8x16(yr[j], f.im_lo, nbi0, nbi1);
+        mma_16x8x16(yr[j], f.re_hi, br[j][0], br[j][1]);
+        mma_16x8x16(yr[j], f.im_hi, nbi0, nbi1);
+        mma_16x8x16(yi[j], f.re_lo, bi[j][0], bi[j][1]);
+        mma_16x8x16(yi[j], f.im_lo, br[j][0], br[j][1]);
+        mma_16x8x16(yi[j], f.re_hi, bi[j][0], bi[j][1]);
+        mma_16x8x16(yi[j], f.im_hi, br[j][0], br[j][1]);
+      }
+      // Y' = Y .* W_256^(n1 k1), rounded into the A fragments of Y' (A reg r = n-tile r >> 1,
+      // floats 2 (r & 1), 2 (r & 1) + 1).
+      std::uint32_t ar[4], ai[4], nai[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        int const j = r >> 1;
+        int const i0 = 2 * (r & 1);
+        float4 const wv = sh.twiddle[2 * j + (r & 1)][lane];
+        float2 const v0 = cmul(make_float2(yr[j][i0], yi[j][i0]), make_float2(wv.x, wv.y));
+        float2 const v1 = cmul(make_float2(yr[j][i0 + 1], yi[j][i0 + 1]), make_float2(wv.z, wv.w));
+        ar[r] = half2_bits(__floats2half2_rn(v0.x, v1.x));
+        ai[r] = half2_bits(__floats2half2_rn(v0.y, v1.y));
+        nai[r] = negate_halves(ai[r]);
+      }
+      // Z = Y' F: the B fragments of F for n-tile j are its A registers j and j + 2.
+      float zr[2][4], zi[2][4];
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          zr[j][i] = 0.f;
+          zi[j][i] = 0.f;
+        }
+        mma_16x8x16(zr[j], ar, f.re_lo[j], f.re_lo[j + 2]);
+        mma_16x8x16(zr[j], nai, f.im_lo[j], f.im_lo[j + 2]);
+        mma_16x8x16(zr[j], ar, f.re_hi[j], f.re_hi[j + 2]);
+        mma_16x8x16(zr[j], nai, f.im_hi[j], f.im_hi[j + 2]);
+        mma_16x8x16(zi[j], ar, f.im_lo[j], f.im_lo[j + 2]);
+        mma_16x8x16(zi[j], ai, f.re_lo[j], f.re_lo[j + 2]);
+        mma_16x8x16(zi[j], ar, f.im_hi[j], f.im_hi[j + 2]);
+        mma_16x8x16(zi[j], ai, f.re_hi[j], f.re_hi[j + 2]);
+      }
+      std::uint32_t outv[2][4];
+      if (log_tw > 0) {
+        // Output twiddles: k = k0 + 8 Q a + 16 Q b + 128 Q j for float i of n-tile j (a = i >> 1,
+        // b = i & 1), so W^(tw k) = W^(tw k0) W^(tw 8Q)^a W^(tw 16Q)^b W^(tw 128Q)^j; the
+        // output factor rides on W^(tw k0).
+        std::uint32_t const tw = twiddle_base + static_cast<std::uint32_t>(t) * twiddle_stride0;
+        std::uint32_t const k0 = static_cast<std::uint32_t>(kq + kQ * (group + 32 * quad));
+        float2 const w0 = cscale(
+            pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, k0, log_tw), inverse), factor);
+        float2 const s8 =
+            pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 8u * kQ, log_tw), inverse);
+        float2 const s16 =
+            pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 16u * kQ, log_tw), inverse);
+        float2 const s128 =
+            pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 128u * kQ, log_tw), inverse);
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+          float2 const wj = j == 0 ? w0 : cmul(w0, s128);
+          float2 const wa[2] = {wj, cmul(wj, s8)};
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            float2 wi = wa[i >> 1];
+            if ((i & 1) != 0) wi = cmul(wi, s16);
+            outv[j][i] = half2_bits(__float22half2_rn(cmul(make_float2(zr[j][i], zi[j][i]), wi)));
+          }
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            outv[j][i] = half2_bits(__floats2half2_rn(zr[j][i] * factor, zi[j][i] * factor));
+          }
+        }
+      }
+      __syncwarp();
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          tile[fast::step_a_slot(base, i >> 1, i & 1, j)] = outv[j][i];
+        }
+      }
+    }
+  }
+  __syncthreads();
+
+  // Store: output k of sequence t from 256 (k mod Q) + k / Q, split like the load.
+  {
+    int const s0 = static_cast<int>(p.out_stride[0]);
+    int const se = static_cast<int>(p.out_elem_stride);
+    fast::TileElement const out0 = fast::tile_element(tid, kFastOut, log_t, kLogL);
+    auto* out = reinterpret_cast<std::uint32_t*>(dst) + o.out_base + (out0.t * s0 + out0.n * se);
+    int const store_slot0 = fast::store_slot(sw, tid, kFastOut, log_t);
+#pragma unroll
+    for (int i = 0; i < kElementsPerThread; ++i) {
+      raw[i] = tile[store_slot0 ^ fast::store_slot(sw, i * threads, kFastOut, log_t)];
+    }
+    if (valid_t == (1 << log_t)) {
+#pragma unroll
+      for (int i = 0; i < kElementsPerThread; ++i) {
+        fast::TileElement const d = fast::tile_element(i * threads, kFastOut, log_t, kLogL);
+        out[d.t * s0 + d.n * se] = raw[i];
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kElementsPerThread; ++i) {
+        fast::TileElement const d = fast::tile_element(i * threads, kFastOut, log_t, kLogL);
+        if (out0.t + d.t < valid_t) out[d.t * s0 + d.n * se] = raw[i];
+      }
+    }
+  }
+}
+
+constexpr int kFastSmemBytes = (1 << fast::kLogMaxTile) * 4;
+
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut>
+cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                        float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
+  fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut>
+      <<<dim3(static_cast<unsigned>(pass.blocks)), dim3(static_cast<unsigned>(pass.threads)),
+         static_cast<std::size_t>(std::size_t{4} << (pass.log_length + pass.log_tile)), stream>>>(
+          pass, src, dst, coarse, fine, inverse ? 1 : 0);
+  return cudaGetLastError();
+}
+
+template <int kLogQ, int kLogT>
+cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst,
+                          float2 const* coarse, float2 const* fine, bool inverse,
+                          cudaStream_t stream) noexcept {
+  bool const fin = fast::fast_in(pass);
+  bool const fout = fast::fast_out(pass);
+  if (fin && fout) {
+    return launch_fast<kLogQ, kLogT, true, true>(pass, src, dst, coarse, fine, inverse, stream);
+  }
+  if (fin) return launch_fast<kLogQ, kLogT, true, false>(pass, src, dst, coarse, fine, inverse, stream);
+  if (fout) return launch_fast<kLogQ, kLogT, false, true>(pass, src, dst, coarse, fine, inverse, stream);
+  return launch_fast<kLogQ, kLogT, false, false>(pass, src, dst, coarse, fine, inverse, stream);
+}
+
+/// The usual tile T = 2^13 / L has its own instantiations; other T take the general one.
+template <int kLogQ>
+cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst,
+                          float2 const* coarse, float2 const* fine, bool inverse,
+                          cudaStream_t stream) noexcept {
+  constexpr int kUsualLogT = fast::kLogMaxTile - fast::kLogSub - kLogQ;
+  if (pass.log_tile == kUsualLogT) {
+    return launch_fast_t<kLogQ, kUsualLogT>(pass, src, dst, coarse, fine, inverse, stream);
+  }
+  return launch_fast_t<kLogQ, -1>(pass, src, dst, coarse, fine, inverse, stream);
+}
+
+template <int kLogQ, int kLogT>
+cudaError_t prepare_fast_t() noexcept {
+  cudaError_t e = cudaSuccess;
+  auto raise = [&](auto kernel) {
+    if (e == cudaSuccess) {
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kFastSmemBytes);
+    }
+  };
+  raise(fast_pass_kernel<kLogQ, kLogT, true, true>);
+  raise(fast_pass_kernel<kLogQ, kLogT, true, false>);
+  raise(fast_pass_kernel<kLogQ, kLogT, false, true>);
+  raise(fast_pass_kernel<kLogQ, kLogT, false, false>);
+  return e;
+}
+
+template <int kLogQ>
+cudaError_t prepare_fast_q() noexcept {
+  cudaError_t const e = prepare_fast_t<kLogQ, -1>();
+  return e == cudaSuccess ? prepare_fast_t<kLogQ, fast::kLogMaxTile - fast::kLogSub - kLogQ>() : e;
+}
+
+}  // namespace
+
+cudaError_t prepare_fast_pass_kernels() noexcept {
+  cudaError_t e = prepare_fast_q<0>();
+  if (e == cudaSuccess) e = prepare_fast_q<1>();
+  if (e == cudaSuccess) e = prepare_fast_q<2>();
+  if (e == cudaSuccess) e = prepare_fast_q<3>();
+  if (e == cudaSuccess) e = prepare_fast_q<4>();
+  return e;
+}
+
+cudaError_t launch_fast_pass(PassParams const& pass, void const* src, void* dst,
+                             float2 const* coarse, float2 const* fine, bool inverse,
+                             cudaStream_t stream) noexcept {
+  switch (pass.log_length - fast::kLogSub) {
+    case 0: return launch_fast_q<0>(pass, src, dst, coarse, fine, inverse, stream);
+    case 1: return launch_fast_q<1>(pass, src, dst, coarse, fine, inverse, stream);
+    case 2: return launch_fast_q<2>(pass, src, dst, coarse, fine, inverse, stream);
+    case 3: return launch_fast_q<3>(pass, src, dst, coarse, fine, inverse, stream);
+    case 4: return launch_fast_q<4>(pass, src, dst, coarse, fine, inverse, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace fftcore::detail::tc
