@@ -107,7 +107,7 @@ void simulate_shape(int log_l, int log_t, bool fin, bool fout, BankCheck& c) {
 
 TEST(FastPassLayout, SlotsAreAPermutationOfTheTile) {
   for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
-    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile; ++log_t) {
+    for (int log_t = 0; log_l + log_t <= fast::kLogBigTile; ++log_t) {
       if (log_l + log_t < 9) continue;
       for (bool fout : {false, true}) {
         fast::Swizzle const s = fast::make_swizzle(log_l, log_t, fout);
@@ -125,7 +125,7 @@ TEST(FastPassLayout, SlotsAreAPermutationOfTheTile) {
 TEST(FastPassLayout, LoadAndStoreSlotsSplitOverTheBitsOfTheElement) {
   int checked = 0;
   for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
-    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile; ++log_t) {
+    for (int log_t = 0; log_l + log_t <= fast::kLogBigTile; ++log_t) {
       int const threads = (1 << (log_l + log_t)) / 16;
       for (int layout = 0; layout < 4; ++layout) {
         bool const fin = (layout & 1) != 0 && log_t > 0;
@@ -152,7 +152,7 @@ TEST(FastPassLayout, KernelShortcutsEqualTheSlotMap) {
   int checked = 0;
   for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
     int const q = 1 << (log_l - fast::kLogSub);
-    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile; ++log_t) {
+    for (int log_t = 0; log_l + log_t <= fast::kLogBigTile; ++log_t) {
       for (bool fout : {false, true}) {
         fast::Swizzle const s = fast::make_swizzle(log_l, log_t, fout);
         for (int t = 0; t < (1 << log_t); ++t) {
@@ -191,7 +191,7 @@ TEST(FastPassLayout, KernelShortcutsEqualTheSlotMap) {
 TEST(FastPassLayout, EveryWarpAccessIsBankConflictFree) {
   int shapes = 0;
   for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
-    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile; ++log_t) {
+    for (int log_t = 0; log_l + log_t <= fast::kLogBigTile; ++log_t) {
       if (log_l + log_t < 9) continue;
       for (int layout = 0; layout < 4; ++layout) {
         bool const fin = (layout & 1) != 0 && log_t > 0;
@@ -220,9 +220,9 @@ TEST(FastPassLayout, TakesFp16PassesOfLength256To4096WithoutHooks) {
   p.log_tile = 0;
   EXPECT_FALSE(fast::eligible(p));
   p.log_length = 12;
+  p.log_tile = 3;
+  EXPECT_FALSE(fast::eligible(p)) << "T L = 2^15 is more than 1024 threads";
   p.log_tile = 2;
-  EXPECT_FALSE(fast::eligible(p)) << "T L = 2^14 takes 1024 threads";
-  p.log_tile = 1;
   EXPECT_TRUE(fast::eligible(p));
   p.in_fp32 = 1;
   EXPECT_FALSE(fast::eligible(p));

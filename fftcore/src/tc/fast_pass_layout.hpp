@@ -21,15 +21,16 @@ namespace fftcore::detail::tc::fast {
 
 inline constexpr int kMinLogLength = 8;    ///< L = 256
 inline constexpr int kMaxLogLength = 12;   ///< L = 4096 (Q = 16)
-inline constexpr int kLogMaxTile = 13;     ///< T L <= 2^13: at most 512 threads, 32 KiB
+inline constexpr int kLogMaxTile = 13;     ///< any T with T L <= 2^13: <= 512 threads, 32 KiB
+inline constexpr int kLogBigTile = 14;     ///< T L = 2^14 too: 1024 threads, 64 KiB
 inline constexpr int kLogSub = 8;          ///< the 256-point DFT of step A
 
 /// Whether the register-chained pass runs `p` (else the general pass kernel): FP16 in and out,
-/// no hooks, 256 <= L <= 4096, T L <= 2^13.
+/// no hooks, 256 <= L <= 4096, T L <= 2^14.
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
-         p.log_length + p.log_tile <= kLogMaxTile;
+         p.log_length + p.log_tile <= kLogBigTile;
 }
 
 /// Adjacent sequences of the tile are adjacent in memory (a warp's access spans several t).

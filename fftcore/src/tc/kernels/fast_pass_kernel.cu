@@ -90,8 +90,12 @@ __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 cons
 /// kLogT >= 0: the tile size T = 2^kLogT is a compile-time constant (the planner's usual
 /// T L = 2^13), so every tile index and swizzle of the load and store loops folds into
 /// constants; kLogT = -1 takes it from the pass (any T).
-template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut>
-__global__ void __launch_bounds__(512, 2)
+#ifndef FFTCORE_TC_FAST_MIN_BLOCKS
+#define FFTCORE_TC_FAST_MIN_BLOCKS 2  // resident 512-thread blocks per SM the registers must allow
+#endif
+
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads>
+__global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_TC_FAST_MIN_BLOCKS)
     fast_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                      float2 const* fine, int inverse_flag) {
   constexpr int kLogL = kLogQ + fast::kLogSub;
@@ -380,45 +384,63 @@ __global__ void __launch_bounds__(512, 2)
   }
 }
 
-constexpr int kFastSmemBytes = (1 << fast::kLogMaxTile) * 4;
+constexpr int kFastSmemBytes = (1 << fast::kLogBigTile) * 4;
 
-template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut>
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads>
 cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut>
+  fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads>
       <<<dim3(static_cast<unsigned>(pass.blocks)), dim3(static_cast<unsigned>(pass.threads)),
          static_cast<std::size_t>(std::size_t{4} << (pass.log_length + pass.log_tile)), stream>>>(
           pass, src, dst, coarse, fine, inverse ? 1 : 0);
   return cudaGetLastError();
 }
 
-template <int kLogQ, int kLogT>
+template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst,
                           float2 const* coarse, float2 const* fine, bool inverse,
                           cudaStream_t stream) noexcept {
   bool const fin = fast::fast_in(pass);
   bool const fout = fast::fast_out(pass);
   if (fin && fout) {
-    return launch_fast<kLogQ, kLogT, true, true>(pass, src, dst, coarse, fine, inverse, stream);
+    return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine,
+                                                              inverse, stream);
   }
-  if (fin) return launch_fast<kLogQ, kLogT, true, false>(pass, src, dst, coarse, fine, inverse, stream);
-  if (fout) return launch_fast<kLogQ, kLogT, false, true>(pass, src, dst, coarse, fine, inverse, stream);
-  return launch_fast<kLogQ, kLogT, false, false>(pass, src, dst, coarse, fine, inverse, stream);
+  if (fin) {
+    return launch_fast<kLogQ, kLogT, true, false, kMaxThreads>(pass, src, dst, coarse, fine,
+                                                               inverse, stream);
+  }
+  if (fout) {
+    return launch_fast<kLogQ, kLogT, false, true, kMaxThreads>(pass, src, dst, coarse, fine,
+                                                               inverse, stream);
+  }
+  return launch_fast<kLogQ, kLogT, false, false, kMaxThreads>(pass, src, dst, coarse, fine,
+                                                              inverse, stream);
 }
 
-/// The usual tile T = 2^13 / L has its own instantiations; other T take the general one.
+/// The planner's usual tiles, T L = 2^13 (512 threads) and 2^14 (1024 threads), have their own
+/// instantiations with T a constant; other T (T L < 2^13) take the general one.
+template <int kLogQ>
+constexpr int kLogT13 = fast::kLogMaxTile - fast::kLogSub - kLogQ;
+template <int kLogQ>
+constexpr int kLogT14 = fast::kLogBigTile - fast::kLogSub - kLogQ;
+
 template <int kLogQ>
 cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst,
                           float2 const* coarse, float2 const* fine, bool inverse,
                           cudaStream_t stream) noexcept {
-  constexpr int kUsualLogT = fast::kLogMaxTile - fast::kLogSub - kLogQ;
-  if (pass.log_tile == kUsualLogT) {
-    return launch_fast_t<kLogQ, kUsualLogT>(pass, src, dst, coarse, fine, inverse, stream);
+  if (pass.log_tile == kLogT14<kLogQ>) {
+    return launch_fast_t<kLogQ, kLogT14<kLogQ>, 1024>(pass, src, dst, coarse, fine, inverse,
+                                                      stream);
   }
-  return launch_fast_t<kLogQ, -1>(pass, src, dst, coarse, fine, inverse, stream);
+  if (pass.log_tile == kLogT13<kLogQ>) {
+    return launch_fast_t<kLogQ, kLogT13<kLogQ>, 512>(pass, src, dst, coarse, fine, inverse,
+                                                     stream);
+  }
+  return launch_fast_t<kLogQ, -1, 512>(pass, src, dst, coarse, fine, inverse, stream);
 }
 
-template <int kLogQ, int kLogT>
+template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t prepare_fast_t() noexcept {
   cudaError_t e = cudaSuccess;
   auto raise = [&](auto kernel) {
@@ -426,21 +448,22 @@ cudaError_t prepare_fast_t() noexcept {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kFastSmemBytes);
     }
   };
-  raise(fast_pass_kernel<kLogQ, kLogT, true, true>);
-  raise(fast_pass_kernel<kLogQ, kLogT, true, false>);
-  raise(fast_pass_kernel<kLogQ, kLogT, false, true>);
-  raise(fast_pass_kernel<kLogQ, kLogT, false, false>);
+  raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads>);
+  raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads>);
+  raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads>);
+  raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads>);
   return e;
 }
 
 template <int kLogQ>
 cudaError_t prepare_fast_q() noexcept {
-  cudaError_t const e = prepare_fast_t<kLogQ, -1>();
-  return e == cudaSuccess ? prepare_fast_t<kLogQ, fast::kLogMaxTile - fast::kLogSub - kLogQ>() : e;
+  cudaError_t e = prepare_fast_t<kLogQ, -1, 512>();
+  if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT13<kLogQ>, 512>();
+  if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT14<kLogQ>, 1024>();
+  return e;
 }
 
 }  // namespace
-
 cudaError_t prepare_fast_pass_kernels() noexcept {
   cudaError_t e = prepare_fast_q<0>();
   if (e == cudaSuccess) e = prepare_fast_q<1>();
