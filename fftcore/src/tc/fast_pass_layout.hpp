@@ -15,7 +15,7 @@
 //   store:   output k of sequence t read from 256 (k mod Q) + k / Q and written to global.
 #pragma once
 
-#include "tc/pass_params.hpp"
+#include "pass_params.hpp"
 
 namespace fftcore::detail::tc::fast {
 

@@ -95,7 +95,9 @@ __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 cons
 #endif
 
 template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads>
-__global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_TC_FAST_MIN_BLOCKS)
+__global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
+                                               : kMaxThreads > 256 ? FFTCORE_TC_FAST_MIN_BLOCKS
+                                                                   : 2 * FFTCORE_TC_FAST_MIN_BLOCKS)
     fast_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                      float2 const* fine, int inverse_flag) {
   constexpr int kLogL = kLogQ + fast::kLogSub;
@@ -418,12 +420,14 @@ cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst,
                                                               inverse, stream);
 }
 
-/// The planner's usual tiles, T L = 2^13 (512 threads) and 2^14 (1024 threads), have their own
+/// The planner's usual tiles, T L = 2^12, 2^13 and 2^14 (256, 512, 1024 threads), have their own
 /// instantiations with T a constant; other T (T L < 2^13) take the general one.
 template <int kLogQ>
 constexpr int kLogT13 = fast::kLogMaxTile - fast::kLogSub - kLogQ;
 template <int kLogQ>
 constexpr int kLogT14 = fast::kLogBigTile - fast::kLogSub - kLogQ;
+template <int kLogQ>
+constexpr int kLogT12 = fast::kLogMaxTile - 1 - fast::kLogSub - kLogQ;
 
 template <int kLogQ>
 cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst,
@@ -432,6 +436,10 @@ cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst,
   if (pass.log_tile == kLogT14<kLogQ>) {
     return launch_fast_t<kLogQ, kLogT14<kLogQ>, 1024>(pass, src, dst, coarse, fine, inverse,
                                                       stream);
+  }
+  if (pass.log_tile == kLogT12<kLogQ>) {
+    return launch_fast_t<kLogQ, kLogT12<kLogQ>, 256>(pass, src, dst, coarse, fine, inverse,
+                                                     stream);
   }
   if (pass.log_tile == kLogT13<kLogQ>) {
     return launch_fast_t<kLogQ, kLogT13<kLogQ>, 512>(pass, src, dst, coarse, fine, inverse,
@@ -458,6 +466,7 @@ cudaError_t prepare_fast_t() noexcept {
 template <int kLogQ>
 cudaError_t prepare_fast_q() noexcept {
   cudaError_t e = prepare_fast_t<kLogQ, -1, 512>();
+  if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT12<kLogQ>, 256>();
   if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT13<kLogQ>, 512>();
   if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT14<kLogQ>, 1024>();
   return e;
