@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The register-chained pass: passes of length L = 256 Q (Q = 1..16) with FP16 data and
-// T L <= 2^14 (ExecuteHooks in their own instantiations) (fast_pass_layout.hpp has the phases and the index maps). Against the
+// The register-chained pass: passes of length L = 256 Q (Q = 1..16) with FP16 data, no hooks
+// and T L <= 2^13 (fast_pass_layout.hpp has the phases and the index maps). Against the
 // general pass kernel it keeps the tile in FP16 in shared memory and runs each 256-point DFT
 // as two chained 16-point DFTs on Tensor Cores inside one warp, with every index of the inner
 // loops a compile-time constant: one shared-memory round trip per element for step A instead
@@ -79,14 +79,6 @@ __device__ __forceinline__ std::uint32_t half2_bits(__half2 h) {
   return *reinterpret_cast<std::uint32_t*>(&h);
 }
 
-/// ExecuteHooks factor `index`, conjugated on request.
-__device__ __forceinline__ float2 hook_factor(void const* factors, std::uint32_t index,
-                                              bool conjugate) {
-  float2 f = __ldg(static_cast<float2 const*>(factors) + index);
-  if (conjugate) f.y = -f.y;
-  return f;
-}
-
 /// W_{2^28}^ex from the two tables.
 __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 const* fine,
                                                std::uint32_t ex, bool inverse) {
@@ -102,7 +94,7 @@ __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 cons
 #define FFTCORE_TC_FAST_MIN_BLOCKS 2  // resident 512-thread blocks per SM the registers must allow
 #endif
 
-template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads, bool kHooks>
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads>
 __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
                                                : kMaxThreads > 256 ? FFTCORE_TC_FAST_MIN_BLOCKS
                                                                    : 2 * FFTCORE_TC_FAST_MIN_BLOCKS)
@@ -171,32 +163,12 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
       }
     }
   }
-  // ExecuteHooks::load_factors (first pass, own instantiation): the products stay FP32 until
-  // the gain is known, so that a factor above 1 cannot overflow the FP16 input.
-  bool const load_hook = kHooks && p.load_factors != nullptr;
-  float2 hooked[kHooks ? kElementsPerThread : 1];
-  float local_max = 0.f;
-  if (load_hook) {
-    auto const at0 = static_cast<std::uint32_t>(o.in_base + in0.t * p.in_stride[0] +
-                                                in0.n * p.in_elem_stride);
+  __half2 hmax = __float2half2_rn(0.f);
 #pragma unroll
-    for (int i = 0; i < kElementsPerThread; ++i) {
-      fast::TileElement const d = fast::tile_element(i * threads, kFastIn, log_t, kLogL);
-      auto const at = at0 + static_cast<std::uint32_t>(d.t * static_cast<int>(p.in_stride[0]) +
-                                                       d.n * static_cast<int>(p.in_elem_stride));
-      float2 const v = cmul(__half22float2(*reinterpret_cast<__half2 const*>(&raw[i])),
-                            hook_factor(p.load_factors, at & p.factor_mask, false));
-      hooked[kHooks ? i : 0] = v;
-      local_max = fmaxf(local_max, fmaxf(fabsf(v.x), fabsf(v.y)));
-    }
-  } else {
-    __half2 hmax = __float2half2_rn(0.f);
-#pragma unroll
-    for (int i = 0; i < kElementsPerThread; ++i) {
-      hmax = __hmax2(hmax, __habs2(*reinterpret_cast<__half2 const*>(&raw[i])));
-    }
-    local_max = fmaxf(__low2float(hmax), __high2float(hmax));
+  for (int i = 0; i < kElementsPerThread; ++i) {
+    hmax = __hmax2(hmax, __habs2(*reinterpret_cast<__half2 const*>(&raw[i])));
   }
+  float local_max = fmaxf(__low2float(hmax), __high2float(hmax));
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) {
     local_max = fmaxf(local_max, __shfl_xor_sync(0xffffffffu, local_max, offset));
@@ -221,8 +193,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
 #pragma unroll
   for (int i = 0; i < kElementsPerThread; ++i) {
     tile[load_slot0 ^ fast::load_slot(sw, i * threads, kFastIn, log_t)] =
-        load_hook ? half2_bits(__float22half2_rn(cscale(hooked[kHooks ? i : 0], gain)))
-                  : half2_bits(__hmul2(*reinterpret_cast<__half2 const*>(&raw[i]), hgain));
+        half2_bits(__hmul2(*reinterpret_cast<__half2 const*>(&raw[i]), hgain));
   }
   __syncthreads();
 
@@ -341,6 +312,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         mma_16x8x16(zi[j], ar, f.im_hi[j], f.im_hi[j + 2]);
         mma_16x8x16(zi[j], ai, f.re_hi[j], f.re_hi[j + 2]);
       }
+      std::uint32_t outv[2][4];
       if (log_tw > 0) {
         // Output twiddles: k = k0 + 8 Q a + 16 Q b + 128 Q j for float i of n-tile j (a = i >> 1,
         // b = i & 1), so W^(tw k) = W^(tw k0) W^(tw 8Q)^a W^(tw 16Q)^b W^(tw 128Q)^j; the
@@ -363,9 +335,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
           for (int i = 0; i < 4; ++i) {
             float2 wi = wa[i >> 1];
             if ((i & 1) != 0) wi = cmul(wi, s16);
-            float2 const y = cmul(make_float2(zr[j][i], zi[j][i]), wi);
-            zr[j][i] = y.x;
-            zi[j][i] = y.y;
+            outv[j][i] = half2_bits(__float22half2_rn(cmul(make_float2(zr[j][i], zi[j][i]), wi)));
           }
         }
       } else {
@@ -373,37 +343,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         for (int j = 0; j < 2; ++j) {
 #pragma unroll
           for (int i = 0; i < 4; ++i) {
-            zr[j][i] *= factor;
-            zi[j][i] *= factor;
+            outv[j][i] = half2_bits(__floats2half2_rn(zr[j][i] * factor, zi[j][i] * factor));
           }
         }
-      }
-      if (kHooks && p.store_factors != nullptr) {  // ExecuteHooks::store_factors (last pass)
-        // Output k = k0 + 8 Q a + 16 Q b + 128 Q j of float i = 2 a + b of n-tile j.
-        auto const k0 = static_cast<std::uint32_t>(kq + kQ * (group + 32 * quad));
-        auto const at0 = static_cast<std::uint32_t>(o.out_base) +
-                         static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(p.out_stride[0]) +
-                         k0 * static_cast<std::uint32_t>(p.out_elem_stride);
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            auto const dk = static_cast<std::uint32_t>(kQ * (8 * (i >> 1) + 16 * (i & 1) + 128 * j));
-            float2 const y = cmul(make_float2(zr[j][i], zi[j][i]),
-                                  hook_factor(p.store_factors,
-                                              (at0 + dk * static_cast<std::uint32_t>(p.out_elem_stride)) &
-                                                  p.factor_mask,
-                                              p.conjugate_store != 0));
-            zr[j][i] = y.x;
-            zi[j][i] = y.y;
-          }
-        }
-      }
-      std::uint32_t outv[2][4];
-#pragma unroll
-      for (int j = 0; j < 2; ++j) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) outv[j][i] = half2_bits(__floats2half2_rn(zr[j][i], zi[j][i]));
       }
       __syncwarp();
 #pragma unroll
@@ -446,35 +388,35 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
 
 constexpr int kFastSmemBytes = (1 << fast::kLogBigTile) * 4;
 
-template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads, bool kHooks>
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads>
 cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads, kHooks>
+  fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads>
       <<<dim3(static_cast<unsigned>(pass.blocks)), dim3(static_cast<unsigned>(pass.threads)),
          static_cast<std::size_t>(std::size_t{4} << (pass.log_length + pass.log_tile)), stream>>>(
           pass, src, dst, coarse, fine, inverse ? 1 : 0);
   return cudaGetLastError();
 }
 
-template <int kLogQ, int kLogT, int kMaxThreads, bool kHooks = false>
+template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst,
                           float2 const* coarse, float2 const* fine, bool inverse,
                           cudaStream_t stream) noexcept {
   bool const fin = fast::fast_in(pass);
   bool const fout = fast::fast_out(pass);
   if (fin && fout) {
-    return launch_fast<kLogQ, kLogT, true, true, kMaxThreads, kHooks>(pass, src, dst, coarse, fine,
+    return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine,
                                                               inverse, stream);
   }
   if (fin) {
-    return launch_fast<kLogQ, kLogT, true, false, kMaxThreads, kHooks>(pass, src, dst, coarse, fine,
+    return launch_fast<kLogQ, kLogT, true, false, kMaxThreads>(pass, src, dst, coarse, fine,
                                                                inverse, stream);
   }
   if (fout) {
-    return launch_fast<kLogQ, kLogT, false, true, kMaxThreads, kHooks>(pass, src, dst, coarse, fine,
+    return launch_fast<kLogQ, kLogT, false, true, kMaxThreads>(pass, src, dst, coarse, fine,
                                                                inverse, stream);
   }
-  return launch_fast<kLogQ, kLogT, false, false, kMaxThreads, kHooks>(pass, src, dst, coarse, fine,
+  return launch_fast<kLogQ, kLogT, false, false, kMaxThreads>(pass, src, dst, coarse, fine,
                                                               inverse, stream);
 }
 
@@ -491,9 +433,6 @@ template <int kLogQ>
 cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst,
                           float2 const* coarse, float2 const* fine, bool inverse,
                           cudaStream_t stream) noexcept {
-  if (pass.load_factors != nullptr || pass.store_factors != nullptr) {  // any T, <= 1024 threads
-    return launch_fast_t<kLogQ, -1, 1024, true>(pass, src, dst, coarse, fine, inverse, stream);
-  }
   if (pass.log_tile == kLogT14<kLogQ>) {
     return launch_fast_t<kLogQ, kLogT14<kLogQ>, 1024>(pass, src, dst, coarse, fine, inverse,
                                                       stream);
@@ -509,7 +448,7 @@ cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst,
   return launch_fast_t<kLogQ, -1, 512>(pass, src, dst, coarse, fine, inverse, stream);
 }
 
-template <int kLogQ, int kLogT, int kMaxThreads, bool kHooks = false>
+template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t prepare_fast_t() noexcept {
   cudaError_t e = cudaSuccess;
   auto raise = [&](auto kernel) {
@@ -517,10 +456,10 @@ cudaError_t prepare_fast_t() noexcept {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kFastSmemBytes);
     }
   };
-  raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads, kHooks>);
-  raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads, kHooks>);
-  raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads, kHooks>);
-  raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, kHooks>);
+  raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads>);
+  raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads>);
+  raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads>);
+  raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads>);
   return e;
 }
 
@@ -530,7 +469,6 @@ cudaError_t prepare_fast_q() noexcept {
   if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT12<kLogQ>, 256>();
   if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT13<kLogQ>, 512>();
   if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT14<kLogQ>, 1024>();
-  if (e == cudaSuccess) e = prepare_fast_t<kLogQ, -1, 1024, true>();
   return e;
 }
 
