@@ -374,22 +374,20 @@ cudaError_t prepare_pass_kernels() noexcept {
   return e == cudaSuccess ? prepare_fast_pass_kernels() : e;
 }
 
-namespace {
 /// FFTCORE_TC_FAST_PASS=0 in the environment sends every pass to the general kernel (for A/B
 /// measurements in one build; read once).
-bool fast_passes_enabled() noexcept {
+bool runs_fast_pass(PassParams const& pass) noexcept {
   static bool const enabled = [] {
     char const* v = std::getenv("FFTCORE_TC_FAST_PASS");
     return v == nullptr || std::strcmp(v, "0") != 0;
   }();
-  return enabled;
+  return enabled && fast::eligible(pass);
 }
-}  // namespace
 
 cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
                         float2 const* coarse, float2 const* fine, bool inverse,
                         cudaStream_t stream) noexcept {
-  if (fast::eligible(pass) && fast_passes_enabled()) {
+  if (runs_fast_pass(pass)) {
     return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
   return launch_any(Lengths{}, pass, src, dst, coarse, fine, inverse, stream);

@@ -17,6 +17,10 @@ namespace fftcore::detail::tc {
                                       float2 const* coarse, float2 const* fine, bool inverse,
                                       cudaStream_t stream) noexcept;
 
+/// Whether launch_pass hands `pass` to the register-chained pass: fast::eligible (FP16, no
+/// hooks, 256 <= L <= 4096, T L <= 2^14) unless FFTCORE_TC_FAST_PASS=0 is set.
+[[nodiscard]] bool runs_fast_pass(PassParams const& pass) noexcept;
+
 /// The register-chained pass (kernels/fast_pass_kernel.cu) for the passes fast::eligible
 /// accepts; launch_pass hands those to it.
 [[nodiscard]] cudaError_t prepare_fast_pass_kernels() noexcept;
