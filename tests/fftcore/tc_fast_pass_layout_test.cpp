@@ -209,7 +209,7 @@ TEST(FastPassLayout, EveryWarpAccessIsBankConflictFree) {
   EXPECT_GT(shapes, 40);
 }
 
-TEST(FastPassLayout, TakesFp16PassesOfLength256To4096WithoutHooks) {
+TEST(FastPassLayout, TakesFp16PassesOfLength256To4096WithoutLoadHooks) {
   PassParams p;
   p.log_length = 10;
   p.log_tile = 3;
@@ -227,9 +227,14 @@ TEST(FastPassLayout, TakesFp16PassesOfLength256To4096WithoutHooks) {
   p.in_fp32 = 1;
   EXPECT_FALSE(fast::eligible(p));
   p.in_fp32 = 0;
+  p.out_fp32 = 1;
+  EXPECT_FALSE(fast::eligible(p));
+  p.out_fp32 = 0;
   int factors = 0;
   p.store_factors = &factors;
-  EXPECT_FALSE(fast::eligible(p));
+  EXPECT_TRUE(fast::eligible(p)) << "store hooks are applied in step A";
+  p.load_factors = &factors;
+  EXPECT_FALSE(fast::eligible(p)) << "load hooks are not";
 }
 
 /// One m16n8k16 product on lane fragments, as the PTX ISA lays them out (mma.cuh):

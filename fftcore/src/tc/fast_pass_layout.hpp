@@ -26,10 +26,10 @@ inline constexpr int kLogBigTile = 14;     ///< T L = 2^14 too: 1024 threads, 64
 inline constexpr int kLogSub = 8;          ///< the 256-point DFT of step A
 
 /// Whether the register-chained pass runs `p` (else the general pass kernel): FP16 in and out,
-/// no hooks, 256 <= L <= 4096, T L <= 2^14.
+/// 256 <= L <= 4096, T L <= 2^14, no load hook (store hooks, on the last pass, it applies).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
-         p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
+         p.out_fp32 == 0 && p.load_factors == nullptr &&
          p.log_length + p.log_tile <= kLogBigTile;
 }
 

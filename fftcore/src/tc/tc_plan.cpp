@@ -4,6 +4,7 @@
 // with nothing but kernel launches (no allocation, no synchronisation: graph-capturable).
 #include "detail/backend_plan.hpp"
 
+#include "hooks.hpp"
 #include "tc/device_table.hpp"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/plan_logic.hpp"
@@ -19,8 +20,8 @@ namespace {
 
 class TensorCorePlan final : public BackendPlan {
  public:
-  TensorCorePlan(tc::PassLayout layout, std::int64_t elements)
-      : layout_(std::move(layout)), elements_(elements) {}
+  TensorCorePlan(tc::PassLayout layout, std::int64_t elements, std::int64_t total)
+      : layout_(std::move(layout)), elements_(elements), total_(total) {}
 
   Status upload_tables() noexcept { return tc::upload_twiddle_tables(coarse_, fine_); }
 
@@ -33,13 +34,7 @@ class TensorCorePlan final : public BackendPlan {
     return run(in, out, direction, workspace, stream, nullptr);
   }
 
-  /// Hooks run inside the first and last pass of the general kernel only. Where one of those
-  /// passes takes the register-chained kernel, fusing would move it back to the general one,
-  /// which costs more than the separate multiply kernel saves (H200: the fused chain ran
-  /// 0.86-0.94x the unfused one), so such plans take the unfused path of fftcore::execute.
-  [[nodiscard]] bool fuses_hooks() const noexcept override {
-    return !tc::runs_fast_pass(layout_.passes.front()) && !tc::runs_fast_pass(layout_.passes.back());
-  }
+  [[nodiscard]] bool fuses_hooks() const noexcept override { return true; }
 
   [[nodiscard]] Status execute_fused(void const* in, void* out, Direction direction,
                                      void* workspace, cudaStream_t stream,
@@ -50,15 +45,31 @@ class TensorCorePlan final : public BackendPlan {
  private:
   /// The passes in order; hooks go to a copy of the first pass (load, it reads `in`) and of the
   /// last one (store, it writes `out`).
+  /// Store hooks run in the last pass of either kernel. A load hook runs in the first pass of
+  /// the general kernel; where that pass takes the register-chained kernel (which has no load
+  /// hook), the input is multiplied into `out` by a separate kernel first and the passes read
+  /// from there, rather than moving the pass to the slower general kernel.
   Status run(void const* in, void* out, Direction direction, void* workspace,
              cudaStream_t stream, ExecuteHooks const* hooks) const noexcept {
     bool const inverse = direction == Direction::kInverse;
     std::size_t const last = layout_.passes.size() - 1;
+    bool fuse_load = hooks != nullptr && hooks->load_factors != nullptr;
+    if (fuse_load && tc::runs_fast_pass(layout_.passes.front())) {
+      if (Status s = from_cuda(launch_multiply(Precision::kHalf, in, out,
+                                               static_cast<std::size_t>(total_),
+                                               hooks->load_factors,
+                                               static_cast<std::size_t>(elements_), false, stream));
+          s != Status::kSuccess) {
+        return s;
+      }
+      in = out;
+      fuse_load = false;
+    }
     for (std::size_t i = 0; i <= last; ++i) {
       tc::PassParams pass = layout_.passes[i];
       if (hooks != nullptr) {
         pass.factor_mask = static_cast<std::uint32_t>(elements_ - 1);
-        if (i == 0) pass.load_factors = hooks->load_factors;
+        if (i == 0 && fuse_load) pass.load_factors = hooks->load_factors;
         if (i == last) {
           pass.store_factors = hooks->store_factors;
           pass.conjugate_store = hooks->conjugate_store ? 1 : 0;
@@ -77,6 +88,7 @@ class TensorCorePlan final : public BackendPlan {
 
   tc::PassLayout layout_;
   std::int64_t elements_;  ///< of one transform, a power of two
+  std::int64_t total_;     ///< of the whole batch
   tc::DeviceTable coarse_;
   tc::DeviceTable fine_;
 };
@@ -113,7 +125,7 @@ Status make_tensor_core_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>&
   }
   if (Status s = check_tensor_core_device(); s != Status::kSuccess) return s;
   auto plan = std::unique_ptr<TensorCorePlan>(new (std::nothrow) TensorCorePlan(
-      std::move(layout), desc.elements()));
+      std::move(layout), desc.elements(), desc.batch * desc.elements()));
   if (!plan) return Status::kInternal;
   if (Status s = plan->upload_tables(); s != Status::kSuccess) return s;
   out = std::move(plan);

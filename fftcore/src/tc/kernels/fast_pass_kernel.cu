@@ -338,6 +338,29 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
             outv[j][i] = half2_bits(__float22half2_rn(cmul(make_float2(zr[j][i], zi[j][i]), wi)));
           }
         }
+      } else if (p.store_factors != nullptr) {
+        // ExecuteHooks::store_factors (the last pass, which has no twiddles): output
+        // k = k0 + Q (8 a + 16 b + 128 j) of float i = 2 a + b of n-tile j times its factor,
+        // indexed by its offset in the destination & mask, before the one rounding.
+        auto const k0 = static_cast<std::uint32_t>(kq + kQ * (group + 32 * quad));
+        auto const se = static_cast<std::uint32_t>(p.out_elem_stride);
+        std::uint32_t const at0 = static_cast<std::uint32_t>(o.out_base) +
+                                  static_cast<std::uint32_t>(t) *
+                                      static_cast<std::uint32_t>(p.out_stride[0]) +
+                                  k0 * se;
+        bool const conjugate = p.conjugate_store != 0;
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            std::uint32_t const dk = kQ * (8 * (i >> 1) + 16 * (i & 1) + 128 * j);
+            float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
+                             ((at0 + dk * se) & p.factor_mask));
+            if (conjugate) h.y = -h.y;
+            float2 const y = cmul(make_float2(zr[j][i], zi[j][i]), cscale(h, factor));
+            outv[j][i] = half2_bits(__float22half2_rn(y));
+          }
+        }
       } else {
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
