@@ -44,11 +44,11 @@ class TensorCorePlan final : public BackendPlan {
 
  private:
   /// The passes in order; hooks go to a copy of the first pass (load, it reads `in`) and of the
-  /// last one (store, it writes `out`).
-  /// Store hooks run in the last pass of either kernel. A load hook runs in the first pass of
-  /// the general kernel; where that pass takes the register-chained kernel (which has no load
-  /// hook), the input is multiplied into `out` by a separate kernel first and the passes read
-  /// from there, rather than moving the pass to the slower general kernel.
+  /// last one (store, it writes `out`). Store hooks run in the last pass of either kernel (but
+  /// see fuse_store). A load hook runs in the first pass of the general kernel; where that pass
+  /// takes the register-chained kernel (which has no load hook), the input is multiplied into
+  /// `out` by a separate kernel first and the passes read from there, rather than moving the
+  /// pass to the slower general kernel.
   Status run(void const* in, void* out, Direction direction, void* workspace,
              cudaStream_t stream, ExecuteHooks const* hooks) const noexcept {
     bool const inverse = direction == Direction::kInverse;
@@ -65,12 +65,18 @@ class TensorCorePlan final : public BackendPlan {
       in = out;
       fuse_load = false;
     }
+    // A register-chained last pass gathers its store factors per warp with the output stride;
+    // where that stride is not 1 (multi-pass 1-D, 2-D columns) the gather cost more than a
+    // separate multiply kernel (H200 fusion_bench: 0.95x), so those multiply afterwards.
+    tc::PassParams const& final_pass = layout_.passes.back();
+    bool const fuse_store = hooks != nullptr && hooks->store_factors != nullptr &&
+                            !(tc::runs_fast_pass(final_pass) && final_pass.out_elem_stride != 1);
     for (std::size_t i = 0; i <= last; ++i) {
       tc::PassParams pass = layout_.passes[i];
       if (hooks != nullptr) {
         pass.factor_mask = static_cast<std::uint32_t>(elements_ - 1);
         if (i == 0 && fuse_load) pass.load_factors = hooks->load_factors;
-        if (i == last) {
+        if (i == last && fuse_store) {
           pass.store_factors = hooks->store_factors;
           pass.conjugate_store = hooks->conjugate_store ? 1 : 0;
         }
@@ -82,6 +88,11 @@ class TensorCorePlan final : public BackendPlan {
       Status s = from_cuda(
           tc::launch_pass(pass, src, dst, coarse_.get(), fine_.get(), inverse, stream));
       if (s != Status::kSuccess) return s;
+    }
+    if (hooks != nullptr && hooks->store_factors != nullptr && !fuse_store) {
+      return from_cuda(launch_multiply(Precision::kHalf, out, out, static_cast<std::size_t>(total_),
+                                       hooks->store_factors, static_cast<std::size_t>(elements_),
+                                       hooks->conjugate_store, stream));
     }
     return Status::kSuccess;
   }
