@@ -88,54 +88,55 @@ float Event::elapsed_ms(Event const& start, Event const& stop) {
   return ms;
 }
 
-DeviceBuffer::DeviceBuffer(std::size_t bytes) {
+namespace {
+
+template <MemoryKind kKind>
+cudaError_t allocate(void** data, std::size_t bytes) {
+  return kKind == MemoryKind::kDevice ? cudaMalloc(data, bytes) : cudaMallocHost(data, bytes);
+}
+
+template <MemoryKind kKind>
+void release(void* data) noexcept {
+  if (data == nullptr) return;
+  if constexpr (kKind == MemoryKind::kDevice) {
+    TCFFT_CUDA_CHECK_NO_THROW(cudaFree(data));
+  } else {
+    TCFFT_CUDA_CHECK_NO_THROW(cudaFreeHost(data));
+  }
+}
+
+}  // namespace
+
+template <MemoryKind kKind>
+CudaMemory<kKind>::CudaMemory(std::size_t bytes) {
   if (bytes == 0) return;
-  cudaError_t const status = cudaMalloc(&data_, bytes);
+  cudaError_t const status = allocate<kKind>(&data_, bytes);
   if (status != cudaSuccess) {
     (void)cudaGetLastError();
     data_ = nullptr;
-    throw CudaError("cannot allocate " + std::to_string(bytes) + " bytes of device memory: " +
-                    cudaGetErrorString(status));
+    throw CudaError("cannot allocate " + std::to_string(bytes) + " bytes of " +
+                    (kKind == MemoryKind::kDevice ? "device memory" : "pinned host memory") +
+                    ": " + cudaGetErrorString(status));
   }
   size_ = bytes;
 }
 
-DeviceBuffer::~DeviceBuffer() {
-  if (data_ != nullptr) TCFFT_CUDA_CHECK_NO_THROW(cudaFree(data_));
+template <MemoryKind kKind>
+CudaMemory<kKind>::~CudaMemory() {
+  release<kKind>(data_);
 }
 
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
+template <MemoryKind kKind>
+CudaMemory<kKind>& CudaMemory<kKind>::operator=(CudaMemory&& other) noexcept {
   if (this != &other) {
-    if (data_ != nullptr) TCFFT_CUDA_CHECK_NO_THROW(cudaFree(data_));
+    release<kKind>(data_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
   }
   return *this;
 }
 
-PinnedBuffer::PinnedBuffer(std::size_t bytes) {
-  if (bytes == 0) return;
-  cudaError_t const status = cudaMallocHost(&data_, bytes);
-  if (status != cudaSuccess) {
-    (void)cudaGetLastError();
-    data_ = nullptr;
-    throw CudaError("cannot allocate " + std::to_string(bytes) +
-                    " bytes of pinned host memory: " + cudaGetErrorString(status));
-  }
-  size_ = bytes;
-}
-
-PinnedBuffer::~PinnedBuffer() {
-  if (data_ != nullptr) TCFFT_CUDA_CHECK_NO_THROW(cudaFreeHost(data_));
-}
-
-PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
-  if (this != &other) {
-    if (data_ != nullptr) TCFFT_CUDA_CHECK_NO_THROW(cudaFreeHost(data_));
-    data_ = std::exchange(other.data_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-  }
-  return *this;
-}
+template class CudaMemory<MemoryKind::kDevice>;
+template class CudaMemory<MemoryKind::kPinned>;
 
 }  // namespace tcfft

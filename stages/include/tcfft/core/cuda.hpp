@@ -98,24 +98,30 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
-/// Untyped owned device memory of `size()` bytes (cudaMalloc). A zero-byte buffer allocates
-/// nothing and data() returns nullptr.
-class DeviceBuffer {
+/// Where a CudaMemory lives: device memory (cudaMalloc) or page-locked host memory
+/// (cudaMallocHost, so that cudaMemcpyAsync from/to it is truly asynchronous).
+enum class MemoryKind { kDevice, kPinned };
+
+/// Untyped owned CUDA memory of `size()` bytes. A zero-byte buffer allocates nothing and data()
+/// returns nullptr. Move-only; freed on destruction.
+template <MemoryKind kKind>
+class CudaMemory {
  public:
-  DeviceBuffer() noexcept = default;
-  /// Allocates `bytes` on the current device. Throws CudaError naming the size on failure.
-  explicit DeviceBuffer(std::size_t bytes);
-  ~DeviceBuffer();
-  DeviceBuffer(DeviceBuffer&& other) noexcept
+  CudaMemory() noexcept = default;
+  /// Allocates `bytes` (device memory on the current device, or pinned host memory). Throws
+  /// CudaError naming the size on failure.
+  explicit CudaMemory(std::size_t bytes);
+  ~CudaMemory();
+  CudaMemory(CudaMemory&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
-  DeviceBuffer(DeviceBuffer const&) = delete;
-  DeviceBuffer& operator=(DeviceBuffer const&) = delete;
+  CudaMemory& operator=(CudaMemory&& other) noexcept;
+  CudaMemory(CudaMemory const&) = delete;
+  CudaMemory& operator=(CudaMemory const&) = delete;
 
   [[nodiscard]] void* data() noexcept { return data_; }
   [[nodiscard]] void const* data() const noexcept { return data_; }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  /// The memory viewed as `T` (cudaMalloc aligns to at least 256 bytes).
+  /// The memory viewed as `T` (both allocators align to at least 256 bytes).
   template <class T>
   [[nodiscard]] T* as() noexcept {
     return static_cast<T*>(data_);
@@ -130,35 +136,9 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
-/// Untyped owned page-locked host memory of `size()` bytes (cudaMallocHost), so that
-/// cudaMemcpyAsync from/to it is truly asynchronous. A zero-byte buffer allocates nothing.
-class PinnedBuffer {
- public:
-  PinnedBuffer() noexcept = default;
-  /// Allocates `bytes` of pinned host memory. Throws CudaError naming the size on failure.
-  explicit PinnedBuffer(std::size_t bytes);
-  ~PinnedBuffer();
-  PinnedBuffer(PinnedBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
-  PinnedBuffer(PinnedBuffer const&) = delete;
-  PinnedBuffer& operator=(PinnedBuffer const&) = delete;
-
-  [[nodiscard]] void* data() noexcept { return data_; }
-  [[nodiscard]] void const* data() const noexcept { return data_; }
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  template <class T>
-  [[nodiscard]] T* as() noexcept {
-    return static_cast<T*>(data_);
-  }
-  template <class T>
-  [[nodiscard]] T const* as() const noexcept {
-    return static_cast<T const*>(data_);
-  }
-
- private:
-  void* data_ = nullptr;
-  std::size_t size_ = 0;
-};
+using DeviceBuffer = CudaMemory<MemoryKind::kDevice>;
+using PinnedBuffer = CudaMemory<MemoryKind::kPinned>;
+extern template class CudaMemory<MemoryKind::kDevice>;
+extern template class CudaMemory<MemoryKind::kPinned>;
 
 }  // namespace tcfft
