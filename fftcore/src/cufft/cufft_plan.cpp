@@ -144,13 +144,7 @@ Status make_cufft_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>& out) 
                                             type, desc.batch, &workspace, type));
   if (s != Status::kSuccess) return s;
 
-  auto* plan = new (std::nothrow) CufftPlan(guard.release(), workspace, desc);
-  if (plan == nullptr) {
-    (void)cufftDestroy(handle);
-    return Status::kInternal;
-  }
-  out.reset(plan);
-  return Status::kSuccess;
+  return adopt_handle<CufftPlan>(guard, workspace, desc, out);
 }
 
 }  // namespace fftcore::detail

@@ -119,13 +119,7 @@ Status make_cufft_real_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>& 
       r2c ? cplx_dist : real_dist, r2c ? cplx : real, desc.batch, &work_area, cplx));
   if (s != Status::kSuccess) return s;
 
-  auto* plan = new (std::nothrow) CufftRealPlan(guard.release(), work_area, desc);
-  if (plan == nullptr) {
-    (void)cufftDestroy(handle);
-    return Status::kInternal;
-  }
-  out.reset(plan);
-  return Status::kSuccess;
+  return adopt_handle<CufftRealPlan>(guard, work_area, desc, out);
 }
 
 }  // namespace fftcore::detail

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 
 namespace fftcore::detail {
 
@@ -68,6 +69,7 @@ class HandleGuard {
   }
   HandleGuard(HandleGuard const&) = delete;
   HandleGuard& operator=(HandleGuard const&) = delete;
+  [[nodiscard]] cufftHandle get() const noexcept { return handle_; }
   cufftHandle release() noexcept {
     owned_ = false;
     return handle_;
@@ -77,6 +79,18 @@ class HandleGuard {
   cufftHandle handle_;
   bool owned_ = true;
 };
+
+/// Hands a planned handle with its work-area size to a new plan object P(handle, work_area,
+/// desc) in `out`; if that allocation fails the guard still destroys the handle.
+template <class P>
+[[nodiscard]] Status adopt_handle(HandleGuard& guard, std::size_t work_area, PlanDesc const& desc,
+                                  std::unique_ptr<BackendPlan>& out) noexcept {
+  auto* plan = new (std::nothrow) P(guard.get(), work_area, desc);
+  if (plan == nullptr) return Status::kInternal;
+  guard.release();
+  out.reset(plan);
+  return Status::kSuccess;
+}
 
 /// cufftSetStream + cufftSetWorkArea (when `work_area_bytes` > 0) + cufftXtExec under `mutex`
 /// (a handle's stream and work area are mutable state; see cufft_plan.cpp).
