@@ -25,6 +25,11 @@ __device__ inline void store(float2* p, float2 v) { *p = v; }
 /// Items per row: M/2 (a pair each; item 0 has the ends and the middle), 1 when M = 1.
 __device__ inline int log_items(int log_m) { return log_m > 0 ? log_m - 1 : 0; }
 
+/// Row and pair index of item i (2^log_i items per row).
+__device__ inline Item item_of(std::int64_t i, int log_i) {
+  return {i >> log_i, static_cast<std::uint32_t>(i & ((std::int64_t{1} << log_i) - 1))};
+}
+
 template <class In, class Out>
 __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int log_m, float f) {
   int const log_i = log_items(log_m);
@@ -33,8 +38,7 @@ __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < items;
        i += stride) {
-    std::int64_t const row = i >> log_i;
-    auto const j = static_cast<std::uint32_t>(i & ((std::int64_t{1} << log_i) - 1));
+    auto const [row, j] = item_of(i, log_i);
     In const* zr = z + row * m;
     Out* xr = x + row * (m + 1);
     if (j == 0) {
@@ -60,8 +64,7 @@ __global__ void split_inverse_kernel(In const* x, Out* z, std::int64_t rows, int
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < items;
        i += stride) {
-    std::int64_t const row = i >> log_i;
-    auto const j = static_cast<std::uint32_t>(i & ((std::int64_t{1} << log_i) - 1));
+    auto const [row, j] = item_of(i, log_i);
     In const* xr = x + row * (m + 1);
     Out* zr = z + row * m;
     if (j == 0) {
