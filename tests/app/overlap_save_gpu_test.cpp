@@ -28,7 +28,6 @@ namespace {
 using test::TempDir;
 
 constexpr std::size_t kSamples = 30011;
-constexpr std::int64_t kItem = 2048;  // the FFT length: segment 1920 + 2 * context 64
 constexpr std::size_t kEdge = 64;     // where the whole-series reference wraps around
 
 /// Adds a sink to the default logger for its lifetime: what run_pipeline logs.
@@ -69,25 +68,27 @@ double max_relative(std::vector<double> const& a, std::vector<double> const& b, 
   return scale > 0.0 ? diff / scale : INFINITY;
 }
 
-/// Allowed max error relative to max |reference|: the unit roundoff u of the working precision
-/// (FP32 2^-24, FP16 2^-11) times the rounding steps a sample goes through (the conversion, the
-/// log2 n butterfly levels of each of the two transforms, the filter multiply, the sink), times
-/// 4 for the gap between the rms error those steps predict and the largest one over 30011
-/// samples whose own magnitude is below the maximum. fp32: 6.0e-6, fp16: 4.9e-2 at n = 2048.
-double max_error_bound(std::string const& precision, std::int64_t n) {
-  double const u = std::ldexp(1.0, precision == "fp32" ? -24 : -11);
-  return 4.0 * u * (2.0 * std::log2(static_cast<double>(n)) + 3.0);
+/// Allowed max error relative to max |reference|, from measurement (H200, sessions 2 and 3):
+/// the largest error over the 30011 samples was 3.3e-7 (fp32) and 6.7e-4..7.9e-4 (fp16, two
+/// 2048-point Tensor Core transforms and the FP16 rounding of the spectrum) for the seeds seen;
+/// the bounds leave 6x and 3.8x for other seeds. (The earlier bound, u times the rounding steps
+/// times 4, was 4.9e-2 for fp16: 60x the measured error.)
+double max_error_bound(std::string const& precision) {
+  return precision == "fp32" ? 2e-6 : 3e-3;
 }
 
 class OverlapSaveStreaming : public GpuTest {
  protected:
   TempDir dir_;
   std::string input_ = dir_.file("series.h5");
+  unsigned seed_ = 0;
 
   void SetUp() override {
     GpuTest::SetUp();
     if (IsSkipped()) return;
-    std::mt19937 gen(11);
+    seed_ = std::random_device{}();
+    std::cout << "[ seed ] overlap-save series " << seed_ << "\n";
+    std::mt19937 gen(seed_);
     std::normal_distribution<float> noise(0.0f, 1.0f);
     std::vector<float> x(kSamples);
     for (std::size_t i = 0; i < kSamples; ++i) {
@@ -143,12 +144,12 @@ class OverlapSaveStreaming : public GpuTest {
         ASSERT_EQ(gpu.size(), kSamples);
         double const vs_host = max_relative(gpu, host, 0, kSamples);
         double const vs_whole = max_relative(gpu, whole, kEdge, kSamples - kEdge);
-        double const bound = max_error_bound(precision, kItem);
+        double const bound = max_error_bound(precision);
         std::cout << "[ MEASURED ] " << filter << " " << precision << " slots " << slots
                   << ": max error / max |y| vs host " << vs_host << ", vs whole series "
-                  << vs_whole << " (bound " << bound << ")\n";
-        EXPECT_LT(vs_host, bound);
-        EXPECT_LT(vs_whole, bound);
+                  << vs_whole << " (bound " << bound << ", seed " << seed_ << ")\n";
+        EXPECT_LT(vs_host, bound) << "seed " << seed_;
+        EXPECT_LT(vs_whole, bound) << "seed " << seed_;
       }
     }
   }

@@ -26,6 +26,10 @@ __device__ inline void store(float2* p, float2 v) { *p = v; }
 __device__ inline int log_items(int log_m) { return log_m > 0 ? log_m - 1 : 0; }
 
 /// Row and pair index of item i (2^log_i items per row).
+struct Item {
+  std::int64_t row;
+  std::uint32_t j;
+};
 __device__ inline Item item_of(std::int64_t i, int log_i) {
   return {i >> log_i, static_cast<std::uint32_t>(i & ((std::int64_t{1} << log_i) - 1))};
 }
