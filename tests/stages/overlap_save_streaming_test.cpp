@@ -33,9 +33,7 @@ std::vector<double> ramp(std::size_t n) {
 
 SourceParams overlap_source(std::string const& path, std::int64_t segment, std::int64_t overlap,
                             std::int64_t rows_per_frame) {
-  SourceParams p;
-  p.path = path;
-  p.dataset = "/x";
+  SourceParams p = test::source_params(path, "/x");
   p.segment = segment;
   p.overlap = overlap;
   p.rows_per_frame = rows_per_frame;

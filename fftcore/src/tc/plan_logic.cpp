@@ -6,6 +6,8 @@
 // result in natural order. p <= 3 keeps every index map linear.
 #include "tc/plan_logic.hpp"
 
+#include "tc/fast_pass_layout.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <new>
@@ -42,7 +44,7 @@ int ceil_log2(std::int64_t v) {
 /// T for a pass of length 2^log_l: about 2^13 elements per block, at least `log_min` (adjacent
 /// columns for whole segments), at most the sequences there are along d0, at least one warp.
 int choose_log_tile(int log_l, int log_min, int log_extent0) {
-  bool const fast_length = log_l >= 8 && log_l <= 12;
+  bool const fast_length = log_l >= fast::kMinLogLength && log_l <= fast::kMaxLogLength;
   int const target = fast_length ? kLogTargetBlockElementsFast : kLogTargetBlockElements;
   // Strided fast passes keep 16 adjacent columns (64-byte segments) up to L = 512: with 8 the
   // 2^27 transform (three 512-point passes) ran 5 % slower than with 2^13-element tiles.
