@@ -51,13 +51,15 @@ void simulate_shape(int log_l, int log_t, bool fin, bool fout, BankCheck& c) {
   std::array<int, 32> t{};
   std::array<int, 32> n{};
   for (int warp = 0; warp < warps; ++warp) {
-    for (int i = 0; i < 16; ++i) {  // load
-      for (int lane = 0; lane < 32; ++lane) {
-        auto const e = fast::tile_element(warp * 32 + lane + i * threads, fin, log_t, log_l);
-        t[lane] = e.t;
-        n[lane] = e.n;
+    for (int s = 0; s < 16 / q; ++s) {  // load + step C: each task's Q outputs written once
+      for (int k = 0; k < q; ++k) {
+        for (int lane = 0; lane < 32; ++lane) {
+          auto const e = fast::load_task(warp * 32 + lane, s, threads, fin, log_t);
+          t[lane] = e.t;
+          n[lane] = e.n + (k << fast::kLogSub);
+        }
+        c.access(t, n);
       }
-      c.access(t, n);
     }
     for (int i = 0; i < 16; ++i) {  // store
       for (int lane = 0; lane < 32; ++lane) {
@@ -66,18 +68,6 @@ void simulate_shape(int log_l, int log_t, bool fin, bool fout, BankCheck& c) {
         n[lane] = fast::output_position(e.n, log_q);
       }
       c.access(t, n);
-    }
-    if (q > 1) {
-      for (int s = 0; s < 16 / q; ++s) {  // step C, read and written the same way
-        for (int k = 0; k < q; ++k) {
-          for (int lane = 0; lane < 32; ++lane) {
-            int const task = warp * 32 + lane + s * threads;
-            t[lane] = task >> 8;
-            n[lane] = (task & 255) + (k << 8);
-          }
-          c.access(t, n);
-        }
-      }
     }
     for (int u = 0; u < 2; ++u) {  // step A
       int const task = warp + u * warps;
@@ -122,7 +112,7 @@ TEST(FastPassLayout, SlotsAreAPermutationOfTheTile) {
   }
 }
 
-TEST(FastPassLayout, LoadAndStoreSlotsSplitOverTheBitsOfTheElement) {
+TEST(FastPassLayout, LoadTasksAndStoreSlotsSplitOverTheBitsOfTheElement) {
   int checked = 0;
   for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
     for (int log_t = 0; log_l + log_t <= fast::kLogBigTile; ++log_t) {
@@ -134,8 +124,14 @@ TEST(FastPassLayout, LoadAndStoreSlotsSplitOverTheBitsOfTheElement) {
         for (int tid = 0; tid < threads; ++tid) {
           for (int i = 0; i < 16; ++i) {
             int const e = tid + i * threads;
-            ASSERT_EQ(fast::load_slot(s, e, fin, log_t),
-                      fast::load_slot(s, tid, fin, log_t) ^ fast::load_slot(s, i * threads, fin, log_t));
+            if (i < (16 >> (log_l - fast::kLogSub))) {  // task i of the fused load
+              auto const a = fast::load_task(tid, i, threads, fin, log_t);
+              auto const b = fast::load_task(tid, 0, threads, fin, log_t);
+              auto const d = fast::load_task(0, i, threads, fin, log_t);
+              ASSERT_EQ(fast::slot(s, a.t, a.n), fast::slot(s, b.t, b.n) ^ fast::slot(s, d.t, d.n));
+              ASSERT_EQ(a.t, b.t | d.t);
+              ASSERT_EQ(a.n, b.n | d.n);
+            }
             ASSERT_EQ(fast::store_slot(s, e, fout, log_t),
                       fast::store_slot(s, tid, fout, log_t) ^
                           fast::store_slot(s, i * threads, fout, log_t));
@@ -146,6 +142,28 @@ TEST(FastPassLayout, LoadAndStoreSlotsSplitOverTheBitsOfTheElement) {
     }
   }
   EXPECT_GT(checked, 100000);
+}
+
+TEST(FastPassLayout, LoadTasksCoverTheTileOnce) {
+  for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
+    int const q = 1 << (log_l - fast::kLogSub);
+    for (int log_t = 0; log_l + log_t <= fast::kLogBigTile; ++log_t) {
+      int const threads = (1 << (log_l + log_t)) / 16;
+      for (bool fin : {false, true}) {
+        if (fin && log_t == 0) continue;
+        std::set<std::pair<int, int>> seen;
+        for (int tid = 0; tid < threads; ++tid) {
+          for (int s = 0; s < 16 / q; ++s) {
+            auto const e = fast::load_task(tid, s, threads, fin, log_t);
+            ASSERT_LT(e.t, 1 << log_t);
+            ASSERT_LT(e.n, 256);
+            for (int k = 0; k < q; ++k) seen.insert({e.t, e.n + 256 * k});
+          }
+        }
+        EXPECT_EQ(seen.size(), std::size_t{1} << (log_l + log_t)) << log_l << " " << log_t;
+      }
+    }
+  }
 }
 
 TEST(FastPassLayout, KernelShortcutsEqualTheSlotMap) {

@@ -5,9 +5,10 @@
 //
 // A pass of length L = 256 Q (Q = 1..16) on a tile of T sequences, FP16 (__half2) in shared
 // memory, one 32-bit word per element:
-//   load:    the tile from global memory (layout as in PassParams), times a power-of-two gain;
-//   step C:  (Q > 1) thread task (t, m), m < 256: the Q-point DFT of x[m + 256 q] in FP32 on
-//            CUDA cores, times W_L^(m k_q), written back in place (index m + 256 k_q);
+//   load and step C, fused: thread task (t, m), m < 256 (load_task): the Q values x[m + 256 q]
+//            loaded from global memory (layout as in PassParams) into registers, times a
+//            power-of-two gain, their Q-point DFT in FP32 on CUDA cores (Q > 1), times
+//            W_L^(m k_q), written to shared memory once (index m + 256 k_q);
 //   step A:  warp task (t, k_q): the 256-point DFT of the 256 contiguous values of k_q as two
 //            chained 16-point DFTs on Tensor Cores (mma m16n8k16; the D fragments of the first
 //            product are the A fragments of the second, so the intermediate never leaves the
@@ -95,23 +96,30 @@ struct TileElement {
   int t;
   int n;
 };
-/// Load and store: element e = thread + i * threads of the tile.
+/// Store: element e = thread + i * threads of the tile.
 FFTCORE_HD inline TileElement tile_element(int e, bool tile_fast, int log_t, int log_l) {
   if (tile_fast) return {e & ((1 << log_t) - 1), e >> log_t};
   return {e >> log_l, e & ((1 << log_l) - 1)};
 }
+/// The load with step C fused into it: thread `tid` of `threads` takes the step-C tasks
+/// s < 16 / Q, task s being the Q elements (t, m + 256 q), q < Q, of one (t, m), m < 256, which
+/// it loads straight into registers, transforms and writes to shared memory once. Tasks of
+/// adjacent-columns input give the lanes of a warp adjacent t (whole segments per access);
+/// otherwise adjacent m. Like the slots, the map splits over the bits: load_task(tid, s) is
+/// load_task(tid, 0) plus load_task(0, s) with disjoint bits in t and in m.
+FFTCORE_HD inline TileElement load_task(int tid, int s, int threads, bool tile_fast, int log_t) {
+  if (tile_fast) return {tid & ((1 << log_t) - 1), (tid >> log_t) + (threads >> log_t) * s};
+  int const task = tid + threads * s;
+  return {task >> kLogSub, task & ((1 << kLogSub) - 1)};
+}
+
 /// Where output k of a sequence sits after step A.
 FFTCORE_HD inline int output_position(int k, int log_q) {
   return ((k & ((1 << log_q) - 1)) << kLogSub) + (k >> log_q);
 }
-/// The slots of the load (element e of the tile) and of the store (output e of the tile). Both
-/// maps, like slot(), are linear over GF(2) in the bits of e, and e = thread + i * threads has
-/// disjoint bits, so the kernel forms load_slot(thread) ^ load_slot(i * threads): the second
-/// term is a compile-time constant when T is.
-FFTCORE_HD inline int load_slot(Swizzle const& s, int e, bool tile_fast, int log_t) {
-  TileElement const x = tile_element(e, tile_fast, log_t, s.log_l);
-  return slot(s, x.t, x.n);
-}
+/// The slot of output e of the tile at the store. The map, like slot(), is linear over GF(2) in
+/// the bits of e, and e = thread + i * threads has disjoint bits, so the kernel forms
+/// store_slot(thread) ^ store_slot(i * threads): the second term is a constant when T is.
 FFTCORE_HD inline int store_slot(Swizzle const& s, int e, bool tile_fast, int log_t) {
   TileElement const x = tile_element(e, tile_fast, log_t, s.log_l);
   return slot(s, x.t, output_position(x.n, s.log_l - kLogSub));

@@ -19,6 +19,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace fftcore::detail::tc {
 namespace {
@@ -28,7 +29,7 @@ namespace {
 struct FastShared {
   uint4 dft[4][32];
   float4 twiddle[4][32];
-  unsigned int max_bits;
+  float warp_max[32];  ///< each warp's largest input component
 };
 
 /// W_16^e (forward) for e < 8 times d (the butterflies of the Q-point DFTs): trivial for e = 0
@@ -117,7 +118,42 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   int const valid_t =
       static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << log_t));
 
-  // Block constants (warp 0) and the tile's range.
+  // Load (fast::load_task): the Q values of each of the thread's 16 / Q step-C tasks, 16 loads
+  // in flight before anything else (warp 0's block constants below wait for them, not the
+  // other way round). Raw FP16 bits; raw[s Q + q] = x(t_s, m_s + 256 q).
+  std::uint32_t raw[kElementsPerThread];
+  fast::TileElement const task0 = fast::load_task(tid, 0, threads, kFastIn, log_t);
+  {
+    auto const* in = reinterpret_cast<std::uint32_t const*>(src) + o.in_base;
+    int const s0 = static_cast<int>(p.in_stride[0]);
+    bool const whole = valid_t == (1 << log_t);
+    // elem_stride is 1 (contiguous rows) or a run-time value; the in-tile offset of element
+    // (s, q) is d.t s0 + (d.n + 256 q) elem_stride past the thread's first element, with
+    // (d.t, d.n) = load_task(0, s) a constant when T is.
+    auto load_all = [&](auto elem_stride, auto row_stride) {
+      auto const* first = in + (task0.t * row_stride + task0.n * elem_stride);
+#pragma unroll
+      for (int s = 0; s < kElementsPerThread / kQ; ++s) {
+        fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
+        auto const* row = first + d.t * row_stride;
+        bool const ok = whole || task0.t + d.t < valid_t;
+#pragma unroll
+        for (int q = 0; q < kQ; ++q) {
+          raw[s * kQ + q] = ok ? row[(d.n + (q << fast::kLogSub)) * elem_stride] : 0u;
+        }
+      }
+    };
+    int const se = static_cast<int>(p.in_elem_stride);
+    if constexpr (kFastIn) {
+      load_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
+    } else if (se == 1) {
+      load_all(std::integral_constant<int, 1>{}, s0);
+    } else {
+      load_all(se, s0);
+    }
+  }
+
+  // Block constants (warp 0): the DFT-16 fragments and the step-A twiddles.
   if (warp == 0) {
     Dft16Fragments const f = load_dft16_fragments(coarse, inverse);
     sh.dft[0][lane] = as_uint4(f.re_hi);
@@ -136,33 +172,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         sh.twiddle[2 * j + a][lane] = make_float4(w0.x, w0.y, w1.x, w1.y);
       }
     }
-    if (lane == 0) sh.max_bits = 0u;
   }
 
-  // Load: 16 predicated loads in flight, then the range. Element i of the thread is
-  // tile_element(tid) + tile_element(i * threads) (disjoint bits), the second part a constant
-  // when T is.
-  std::uint32_t raw[kElementsPerThread];
-  fast::TileElement const in0 = fast::tile_element(tid, kFastIn, log_t, kLogL);
-  {
-    int const s0 = static_cast<int>(p.in_stride[0]);
-    int const se = static_cast<int>(p.in_elem_stride);
-    auto const* in =
-        reinterpret_cast<std::uint32_t const*>(src) + o.in_base + (in0.t * s0 + in0.n * se);
-    if (valid_t == (1 << log_t)) {  // the whole tile exists: no predicates
-#pragma unroll
-      for (int i = 0; i < kElementsPerThread; ++i) {
-        fast::TileElement const d = fast::tile_element(i * threads, kFastIn, log_t, kLogL);
-        raw[i] = in[d.t * s0 + d.n * se];
-      }
-    } else {
-#pragma unroll
-      for (int i = 0; i < kElementsPerThread; ++i) {
-        fast::TileElement const d = fast::tile_element(i * threads, kFastIn, log_t, kLogL);
-        raw[i] = in0.t + d.t < valid_t ? in[d.t * s0 + d.n * se] : 0u;
-      }
-    }
-  }
+  // The tile's range: each warp's largest component, then one barrier.
   __half2 hmax = __float2half2_rn(0.f);
 #pragma unroll
   for (int i = 0; i < kElementsPerThread; ++i) {
@@ -173,62 +185,67 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   for (int offset = 16; offset > 0; offset /= 2) {
     local_max = fmaxf(local_max, __shfl_xor_sync(0xffffffffu, local_max, offset));
   }
-  __syncthreads();  // max_bits initialised
-  if (lane == 0) atomicMax(&sh.max_bits, __float_as_uint(local_max));
+  if (lane == 0) sh.warp_max[warp] = local_max;
   __syncthreads();
+  float tile_max = 0.f;
+  for (int w = 0; w < (threads >> 5); ++w) tile_max = fmaxf(tile_max, sh.warp_max[w]);
   // gain = 2^e with max * gain <= 2^11 / Q: the FP16 values of step C stay below sqrt(2) 2^11
   // and the step-A intermediate below 16 sqrt(2) 2^11 < 2^15.5.
   // With m = max in [2^em, 2^(em+1)), e = 10 - log2 Q - em gives m 2^e < 2^11 / Q (one bit
   // short of the largest such power where m is a power of two). Exact powers of two from bits.
   int gain_exp = 0;
   {
-    unsigned int const bits = sh.max_bits;  // a non-negative float (or NaN: gain 1)
+    unsigned int const bits = __float_as_uint(tile_max);  // non-negative (or +inf: gain 1)
     int const em = static_cast<int>(bits >> 23) - 127;
     if (bits != 0u && em < 128) gain_exp = max(-14, min(15, 10 - kLogQ - em));
   }
   float const gain = __uint_as_float(static_cast<unsigned int>(127 + gain_exp) << 23);
   float const inv_gain = __uint_as_float(static_cast<unsigned int>(127 - gain_exp) << 23);
-  __half2 const hgain = __float2half2_rn(gain);
-  int const load_slot0 = fast::slot(sw, in0.t, in0.n);
-#pragma unroll
-  for (int i = 0; i < kElementsPerThread; ++i) {
-    tile[load_slot0 ^ fast::load_slot(sw, i * threads, kFastIn, log_t)] =
-        half2_bits(__hmul2(*reinterpret_cast<__half2 const*>(&raw[i]), hgain));
-  }
-  __syncthreads();
 
-  // Step C: the Q-point DFTs over q of x[m + 256 q], times W_L^(m k_q), in place.
-  if constexpr (kQ > 1) {
+  // Step C in registers: per task, the Q-point DFT over q, times gain W_L^(m k_q), rounded to
+  // FP16 and written to shared memory at m + 256 k_q (Q = 1: the gain alone). Slots split over
+  // the bits like the tasks: slot(task s) = slot(task 0) ^ slot(load_task(0, s)).
+  int const task_slot0 = fast::slot(sw, task0.t, task0.n);
+  if constexpr (kQ == 1) {
+    __half2 const hgain = __float2half2_rn(gain);
+#pragma unroll
+    for (int s = 0; s < kElementsPerThread; ++s) {
+      fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
+      tile[task_slot0 ^ fast::slot(sw, d.t, d.n)] =
+          half2_bits(__hmul2(*reinterpret_cast<__half2 const*>(&raw[s]), hgain));
+    }
+  } else {
+    // The inverse as conj(forward(conj x)): the butterflies carry no direction (a sign flip
+    // of the imaginary half on the way in and out).
     std::uint32_t const conj_mask = inverse ? 0x80000000u : 0u;
 #pragma unroll
     for (int s = 0; s < kElementsPerThread / kQ; ++s) {
-      int const task = tid + s * threads;
-      int const t = task >> fast::kLogSub;
-      int const m = task & 255;
-      int const slot_m = fast::slot(sw, t, m);  // task bits split like the load: folded by nvcc
-      // The inverse as conj(forward(conj x)): the butterflies carry no direction (a sign flip
-      // of the imaginary half on the way in and out).
+      fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
+      int const m = task0.n + d.n;
+      int const slot_m = task_slot0 ^ fast::slot(sw, d.t, d.n);
       float2 a[kQ];
 #pragma unroll
       for (int q = 0; q < kQ; ++q) {
-        std::uint32_t const bits = tile[fast::step_c_slot(sw, slot_m, q)] ^ conj_mask;
+        std::uint32_t const bits = raw[s * kQ + q] ^ conj_mask;
         a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
       }
       dft_pow2<kLogQ>(a);
       float2 const w1 = coarse_twiddle(coarse, m << (kLogCoarse - kLogL), false);
-      float2 wk = w1;
+      float2 wk = cscale(w1, gain);
 #pragma unroll
       for (int k = 0; k < kQ; ++k) {
         float2 v = a[bit_reverse<kLogQ>(k)];
-        if (k > 0) {
+        if (k == 0) {
+          v = cscale(v, gain);
+        } else {
           if (k > 1) wk = cmul(wk, w1);
           v = cmul(v, wk);
         }
         tile[fast::step_c_slot(sw, slot_m, k)] = half2_bits(__float22half2_rn(v)) ^ conj_mask;
       }
     }
-    __syncthreads();
   }
+  __syncthreads();
 
   // Step A: per warp task (t, k_q), the 256-point DFT as Y = F X, Y' = Y .* W_256, Z = Y' F.
   {
@@ -382,29 +399,34 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   }
   __syncthreads();
 
-  // Store: output k of sequence t from 256 (k mod Q) + k / Q, split like the load.
+  // Store: output k of sequence t from 256 (k mod Q) + k / Q; element i of the thread is
+  // tile_element(tid) + tile_element(i * threads) (disjoint bits, the second part a constant
+  // when T is), its slot likewise.
   {
-    int const s0 = static_cast<int>(p.out_stride[0]);
-    int const se = static_cast<int>(p.out_elem_stride);
     fast::TileElement const out0 = fast::tile_element(tid, kFastOut, log_t, kLogL);
-    auto* out = reinterpret_cast<std::uint32_t*>(dst) + o.out_base + (out0.t * s0 + out0.n * se);
     int const store_slot0 = fast::store_slot(sw, tid, kFastOut, log_t);
 #pragma unroll
     for (int i = 0; i < kElementsPerThread; ++i) {
       raw[i] = tile[store_slot0 ^ fast::store_slot(sw, i * threads, kFastOut, log_t)];
     }
-    if (valid_t == (1 << log_t)) {
+    auto* out = reinterpret_cast<std::uint32_t*>(dst) + o.out_base;
+    bool const whole = valid_t == (1 << log_t);
+    auto store_all = [&](auto elem_stride, auto row_stride) {
+      auto* first = out + (out0.t * row_stride + out0.n * elem_stride);
 #pragma unroll
       for (int i = 0; i < kElementsPerThread; ++i) {
         fast::TileElement const d = fast::tile_element(i * threads, kFastOut, log_t, kLogL);
-        out[d.t * s0 + d.n * se] = raw[i];
+        if (whole || out0.t + d.t < valid_t) first[d.t * row_stride + d.n * elem_stride] = raw[i];
       }
+    };
+    int const s0 = static_cast<int>(p.out_stride[0]);
+    int const se = static_cast<int>(p.out_elem_stride);
+    if constexpr (kFastOut) {
+      store_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
+    } else if (se == 1) {
+      store_all(std::integral_constant<int, 1>{}, s0);
     } else {
-#pragma unroll
-      for (int i = 0; i < kElementsPerThread; ++i) {
-        fast::TileElement const d = fast::tile_element(i * threads, kFastOut, log_t, kLogL);
-        if (out0.t + d.t < valid_t) out[d.t * s0 + d.n * se] = raw[i];
-      }
+      store_all(se, s0);
     }
   }
 }
