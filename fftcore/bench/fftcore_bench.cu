@@ -2,9 +2,12 @@
 // fftcore_bench: the Tensor Core FP16 backend against cuFFT FP16 and FP32, measured in the same
 // run, with the device-to-device copy bandwidth as the physical floor. ~2^28 elements per call
 // for every 1-D size 2^1..2^27 and a set of 2-D shapes. Prints a markdown table.
-//   fftcore_bench [--quick] [--real] [--only NAME[,NAME...]]
-//   (--quick: fewer repeats; --only: just the named rows, e.g. "2^12,512x512", for ncu, in both
-//   tables; --real: a second table, the Tensor Core R2C against its C2C and cuFFT FP16 R2C)
+//   fftcore_bench [--quick] [--real] [--small] [--tc-only] [--only NAME[,NAME...]]
+//   (--quick: fewer repeats; --only: just the named rows, e.g. "2^12,512x512", for ncu, in every
+//   table; --real: a table of the Tensor Core R2C against its C2C and cuFFT FP16 R2C; --small:
+//   a table of small batches (one 2^17-point sequence, two 512x256 images, ...) against cuFFT
+//   FP16, each call on another slice of the input so that the L2 cache does not hold it;
+//   --tc-only: no cuFFT columns, for sweeps of FFTCORE_TC_SPLIT)
 #include "bench_support.hpp"
 
 #include <fftcore/fftcore.hpp>
@@ -41,20 +44,6 @@ __global__ void fill_random(__half2* h, float2* f, std::size_t count) {
     h[i] = __floats2half2_rn(re, im);
     f[i] = make_float2(re, im);
   }
-}
-
-/// Passes the Tensor Core plan makes over global memory (mirrors tc/plan_logic.cpp).
-int axis_passes(int log_n, long long vector) {
-  int log_min = 3;
-  if (vector > 1) {
-    int lv = 0;
-    while ((1LL << lv) < vector) ++lv;
-    log_min = std::min(3, lv);
-  }
-  if (vector == 1 ? log_n <= 14 : log_n + log_min <= 14) return 1;
-  int p = 2;
-  while ((log_n + p - 1) / p + log_min > 14) ++p;
-  return p;
 }
 
 /// `only` is "" (every row) or ",NAME,NAME,".
@@ -124,21 +113,77 @@ void print_real_table(std::string const& only, int repeats, std::size_t total, B
   }
 }
 
+/// The --small table: batches far below 2^28 elements, where launch latency and the number of
+/// blocks matter more than bandwidth. Each timed call reads another of `slices` inputs spread
+/// over the 1 GiB buffer (together larger than the L2 cache) and writes another output.
+void print_small_table(std::string const& only, std::size_t total, Buffer const& in,
+                       Buffer const& out, Buffer const& ws) {
+  std::printf("\n| small batch | batch | TC passes | TC us | cuFFT16 us | TC speedup vs cuFFT16 |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+  struct Small {
+    Case c;
+    long long batch;
+  };
+  for (Small const& sc : {Small{{1, 1LL << 17}, 1}, Small{{512, 256}, 2}, Small{{1, 1LL << 14}, 1},
+                          Small{{1, 1LL << 20}, 1}, Small{{1, 1LL << 22}, 1},
+                          Small{{512, 512}, 1}, Small{{2048, 2048}, 1}}) {
+    if (!selected(only, case_name(sc.c))) continue;
+    std::size_t const elements = static_cast<std::size_t>(sc.c.rows * sc.c.cols * sc.batch);
+    std::size_t const slices = std::max<std::size_t>(1, std::min<std::size_t>(64, total / elements));
+    std::size_t const slice_bytes = (total / slices) * 4;
+    auto at = [&](Buffer const& b, std::size_t i) {
+      return static_cast<void*>(static_cast<char*>(b.get()) + (i % slices) * slice_bytes);
+    };
+    int const repeats = 201;
+    fftcore::Plan plan;
+    check(fftcore::make_plan(tc_desc(sc.c, sc.batch), plan), "small plan");
+    std::size_t call = 0;
+    float const tc_ms = time_ms([&] {
+      check(fftcore::execute(plan, at(in, call), at(out, call), fftcore::Direction::kForward,
+                             ws.get(), plan.workspace_bytes(), nullptr), "execute");
+      ++call;
+    }, repeats);
+    long long dims[2] = {sc.c.rows, sc.c.cols};
+    int const rank = sc.c.rows > 1 ? 2 : 1;
+    cufftHandle handle = 0;
+    check(cufftCreate(&handle), "create");
+    std::size_t cws = 0;
+    check(cufftXtMakePlanMany(handle, rank, rank == 2 ? dims : dims + 1, nullptr, 1, 0, CUDA_C_16F,
+                              nullptr, 1, 0, CUDA_C_16F, sc.batch, &cws, CUDA_C_16F), "plan");
+    call = 0;
+    float const cu_ms = time_ms([&] {
+      check(cufftXtExec(handle, at(in, call), at(out, call), CUFFT_FORWARD), "cufftXtExec");
+      ++call;
+    }, repeats);
+    (void)cufftDestroy(handle);
+    std::printf("| %s | %lld | %d | %.1f | %.1f | %.2fx |\n", case_name(sc.c).c_str(), sc.batch,
+                plan.passes(), tc_ms * 1e3, cu_ms * 1e3, cu_ms / tc_ms);
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
   bool real = false;
+  bool small = false;
+  bool tc_only = false;
   std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
     } else if (std::strcmp(argv[i], "--real") == 0) {
       real = true;
+    } else if (std::strcmp(argv[i], "--small") == 0) {
+      small = true;
+    } else if (std::strcmp(argv[i], "--tc-only") == 0) {
+      tc_only = true;
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = "," + std::string(argv[++i]) + ",";
     } else {
-      std::fprintf(stderr, "usage: fftcore_bench [--quick] [--real] [--only NAME[,NAME...]]\n");
+      std::fprintf(stderr, "usage: fftcore_bench [--quick] [--real] [--small] [--tc-only] "
+                           "[--only NAME[,NAME...]]\n");
       return 2;
     }
   }
@@ -157,6 +202,9 @@ int main(int argc, char** argv) {
   }, repeats);
   double const copy_gbs = 2.0 * copy_bytes / (copy_ms * 1e6);
   std::printf("# fftcore_bench on %s (sm_%d%d)\n\n", prop.name, prop.major, prop.minor);
+  if (char const* split = std::getenv("FFTCORE_TC_SPLIT")) {
+    std::printf("FFTCORE_TC_SPLIT=%s (pass lengths of the axes whose log2 sums to it)\n\n", split);
+  }
   std::printf("D2D copy of 1 GiB (read + write counted): %.3f ms, %.0f GB/s\n\n", copy_ms,
               copy_gbs);
   std::printf("| transform | batch | passes | TC ms | TC eff. GB/s | TC per-pass GB/s | %% of copy"
@@ -183,15 +231,13 @@ int main(int argc, char** argv) {
         check(fftcore::execute(plan, h_in.get(), h_out.get(), fftcore::Direction::kForward,
                                h_ws.get(), total * 4, nullptr), "execute");
       }, repeats);
-      passes = c.rows > 1 ? axis_passes(__builtin_ctzll(c.cols), 1) +
-                                axis_passes(__builtin_ctzll(c.rows), c.cols)
-                          : axis_passes(__builtin_ctzll(n), 1);
+      passes = plan.passes();
     }
     long long dims[2] = {c.rows, c.cols};
     int const rank = c.rows > 1 ? 2 : 1;
     long long* dim_ptr = rank == 2 ? dims : dims + 1;
     float ms16 = -1, ms32 = -1;
-    for (int prec = 0; prec < 2; ++prec) {
+    for (int prec = 0; prec < (tc_only ? 0 : 2); ++prec) {
       cufftHandle handle = 0;
       check(cufftCreate(&handle), "create");
       std::size_t ws = 0;
@@ -216,5 +262,6 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   if (real) print_real_table(only, repeats, total, h_in, h_out);
+  if (small) print_small_table(only, total, h_in, h_out, h_ws);
   return 0;
 }

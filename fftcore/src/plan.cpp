@@ -35,6 +35,8 @@ std::size_t Plan::workspace_bytes() const noexcept {
   return valid() ? impl_->backend_plan->workspace_bytes() : 0;
 }
 
+int Plan::passes() const noexcept { return valid() ? impl_->backend_plan->passes() : 0; }
+
 namespace {
 
 // The largest total element count any plan may address (batch * elements), so that byte

@@ -140,9 +140,10 @@ std::vector<cd> reference(fftcore::PlanDesc const& d, std::vector<cd> x) {
   return x;
 }
 
-void check_emulated(fftcore::PlanDesc const& d, bool in_place) {
+void check_emulated(fftcore::PlanDesc const& d, bool in_place,
+                    fftcore::detail::tc::PlanOptions const& options = {}) {
   PassLayout layout;
-  ASSERT_EQ(fftcore::detail::tc::build_layout(d, {}, layout), fftcore::Status::kSuccess);
+  ASSERT_EQ(fftcore::detail::tc::build_layout(d, options, layout), fftcore::Status::kSuccess);
   unsigned seed = 0;
   auto x = tcfft::testing::random_complex(static_cast<std::size_t>(d.batch * d.elements()), seed);
   std::vector<cd> out(x.size(), cd(std::nan(""), 0));
@@ -233,6 +234,40 @@ TEST(TcPlanLogic, EmulatedPassesGiveTheDft1d) {
 TEST(TcPlanLogic, EmulatedPassesGiveTheDftThreePasses) {
   // 2^23 is the smallest three-pass size; emulate it once (a few seconds).
   check_emulated(desc_1d(std::int64_t{1} << 23, 1), true);
+}
+
+TEST(TcPlanLogic, SplitOverrideIsParsedStrictly) {
+  using fftcore::detail::tc::split_override;
+  EXPECT_EQ(split_override("8,12"), (std::vector<int>{8, 12}));
+  EXPECT_EQ(split_override("11,12"), (std::vector<int>{11, 12}));
+  EXPECT_EQ(split_override("3,4,5"), (std::vector<int>{3, 4, 5}));
+  EXPECT_EQ(split_override("14"), (std::vector<int>{14}));
+  for (char const* bad : {"", "8,", ",8", "8,,12", "a", "8;12", "0,12", "15", "1,2,3,4", "8 12"}) {
+    EXPECT_TRUE(split_override(bad).empty()) << '"' << bad << '"';
+  }
+  EXPECT_TRUE(split_override(nullptr).empty());
+}
+
+TEST(TcPlanLogic, OverriddenSplitsGiveTheDft) {
+  // Splits that FFTCORE_TC_SPLIT may ask for: uneven, a short pass first or last, three parts.
+  for (auto const& [k, split] : std::vector<std::pair<int, std::vector<int>>>{
+           {12, {4, 8}}, {13, {1, 12}}, {14, {2, 12}}, {15, {3, 12}}, {15, {7, 8}},
+           {16, {12, 4}}, {11, {3, 4, 4}}, {17, {8, 9}}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k));
+    fftcore::detail::tc::PlanOptions options;
+    options.split = split;
+    PassLayout layout;
+    ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, 1), options, layout),
+              fftcore::Status::kSuccess);
+    ASSERT_EQ(layout.passes.size(), split.size());
+    for (std::size_t i = 0; i < split.size(); ++i) EXPECT_EQ(layout.passes[i].log_length, split[i]);
+    check_emulated(desc_1d(std::int64_t{1} << k, 3), false, options);
+    check_emulated(desc_1d(std::int64_t{1} << k, 1), true, options);
+  }
+  // 2-D: the split applies to each axis whose log2 matches (here the 2^12 columns of 2^12 x 8).
+  fftcore::detail::tc::PlanOptions options;
+  options.split = {12};
+  check_emulated(desc_2d(1 << 12, 8, 2), false, options);
 }
 
 TEST(TcPlanLogic, EmulatedPassesGiveTheDft2d) {

@@ -168,6 +168,9 @@ class Plan {
   [[nodiscard]] Backend backend() const noexcept;
   /// Scratch that execute needs; 0 when the plan works in registers/shared memory only.
   [[nodiscard]] std::size_t workspace_bytes() const noexcept;
+  /// Kernel passes over global memory that execute makes (each reads and writes the data
+  /// once); 0 where the backend does not say (cuFFT).
+  [[nodiscard]] int passes() const noexcept;
 
  private:
   struct Impl;

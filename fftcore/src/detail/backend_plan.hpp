@@ -15,6 +15,8 @@ class BackendPlan {
  public:
   virtual ~BackendPlan() = default;
   [[nodiscard]] virtual std::size_t workspace_bytes() const noexcept = 0;
+  /// Kernel passes over global memory that execute makes; 0 where the backend does not say.
+  [[nodiscard]] virtual int passes() const noexcept { return 0; }
   /// Arguments already validated by fftcore::execute (non-null, aligned, workspace large enough).
   [[nodiscard]] virtual Status execute(void const* in, void* out, Direction direction,
                                        void* workspace, cudaStream_t stream) const noexcept = 0;

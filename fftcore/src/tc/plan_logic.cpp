@@ -100,8 +100,11 @@ PassParams make_pass(int log_l, int log_tile, std::vector<Digit> const& digits,
 
 /// Appends the passes of FFTs of 2^log_n points on data laid out [batch][2^log_n][vector].
 void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
-                 std::vector<PassParams>& passes) {
-  std::vector<int> const parts = split_length(log_n, vector);
+                 std::vector<PassParams>& passes, std::vector<int> const& split = {}) {
+  int split_sum = 0;
+  for (int part : split) split_sum += part;
+  std::vector<int> const parts = !split.empty() && split_sum == log_n ? split
+                                                                      : split_length(log_n, vector);
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
@@ -186,6 +189,26 @@ std::vector<int> split_length(int log_n, std::int64_t vector) {
   return parts;
 }
 
+std::vector<int> split_override(char const* text) {
+  std::vector<int> parts;
+  if (text == nullptr) return parts;
+  char const* c = text;
+  while (*c != '\0') {
+    int v = 0;
+    int digits = 0;
+    for (; *c >= '0' && *c <= '9' && digits < 3; ++c, ++digits) v = 10 * v + (*c - '0');
+    if (digits == 0 || v < 1 || v > kLogMaxBlockElements || parts.size() == 3) return {};
+    parts.push_back(v);
+    if (*c == ',') {
+      ++c;
+      if (*c == '\0') return {};
+    } else if (*c != '\0') {
+      return {};
+    }
+  }
+  return parts;
+}
+
 Status check_descriptor(PlanDesc const& desc) noexcept {
   if (desc.precision != Precision::kHalf) return Status::kUnsupportedSize;
   if (desc.batch <= 0) return Status::kInvalidArgument;
@@ -238,10 +261,10 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
     layout = PassLayout{};
     auto& passes = layout.passes;
     if (desc.rank == 1) {
-      append_axis(log2_exact(desc.dims[0]), 1, desc.batch, passes);
+      append_axis(log2_exact(desc.dims[0]), 1, desc.batch, passes, options.split);
     } else {
-      append_axis(log2_exact(desc.dims[1]), 1, desc.batch * desc.dims[0], passes);
-      append_axis(log2_exact(desc.dims[0]), desc.dims[1], desc.batch, passes);
+      append_axis(log2_exact(desc.dims[1]), 1, desc.batch * desc.dims[0], passes, options.split);
+      append_axis(log2_exact(desc.dims[0]), desc.dims[1], desc.batch, passes, options.split);
     }
     // Small 2-D transforms keep the row results in FP32: cuFFT does them in one kernel, so a
     // second FP16 rounding would make them less accurate than cuFFT's.

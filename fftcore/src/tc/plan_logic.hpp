@@ -23,7 +23,14 @@ struct PassLayout {
 /// Planner knobs (defaults are the product's choice; tests may vary them).
 struct PlanOptions {
   bool fp32_intermediate = false;  ///< keep the data between passes in FP32 (2x workspace)
+  /// log2 pass lengths (at most 3, each 1..14) for every axis of 2^(their sum) points, in place
+  /// of split_length's choice: for A/B measurements (FFTCORE_TC_SPLIT, see split_override).
+  std::vector<int> split;
 };
+
+/// The split that FFTCORE_TC_SPLIT="a,b[,c]" asks for (log2 pass lengths), or an empty vector
+/// when it is unset or malformed (then split_length decides).
+[[nodiscard]] std::vector<int> split_override(char const* text);
 
 /// kSuccess when the Tensor Core backend does `desc`: FP16; rank 1 with n = 2^k, k = 1..27;
 /// rank 2 with both dims 2^k, k = 1..14, and rows * cols <= 2^27; any batch >= 1. The same

@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdlib>
 #include <new>
 #include <utility>
 #include <vector>
@@ -27,6 +28,10 @@ class TensorCorePlan final : public BackendPlan {
 
   [[nodiscard]] std::size_t workspace_bytes() const noexcept override {
     return layout_.workspace_bytes;
+  }
+
+  [[nodiscard]] int passes() const noexcept override {
+    return static_cast<int>(layout_.passes.size());
   }
 
   [[nodiscard]] Status execute(void const* in, void* out, Direction direction, void* workspace,
@@ -131,9 +136,15 @@ Status tensor_core_can_implement(PlanDesc const& desc) noexcept {
 Status make_tensor_core_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>& out) noexcept {
   if (desc.kind != Transform::kC2C) return make_tensor_core_real_plan(desc, out);
   tc::PassLayout layout;
-  if (Status s = tc::build_layout(desc, tc::PlanOptions{}, layout); s != Status::kSuccess) {
-    return s;
+  tc::PlanOptions options;
+  try {
+    // FFTCORE_TC_SPLIT="a,b[,c]": the pass lengths of every axis of 2^(a+b+c) points, for A/B
+    // measurements of the planner's split in one build (unset: the planner decides).
+    options.split = tc::split_override(std::getenv("FFTCORE_TC_SPLIT"));
+  } catch (std::bad_alloc const&) {
+    return Status::kInternal;
   }
+  if (Status s = tc::build_layout(desc, options, layout); s != Status::kSuccess) return s;
   if (Status s = check_tensor_core_device(); s != Status::kSuccess) return s;
   auto plan = std::unique_ptr<TensorCorePlan>(new (std::nothrow) TensorCorePlan(
       std::move(layout), desc.elements(), desc.batch * desc.elements()));

@@ -35,6 +35,11 @@ class TensorCoreRealPlan final : public BackendPlan {
     return layout_.workspace_bytes;
   }
 
+  /// The row and column passes and the split kernel between them.
+  [[nodiscard]] int passes() const noexcept override {
+    return static_cast<int>(layout_.row.passes.size() + layout_.column.passes.size()) + 1;
+  }
+
   [[nodiscard]] Status execute(void const* in, void* out, Direction, void* workspace,
                                cudaStream_t stream) const noexcept override {
     // The direction was checked against the kind by fftcore::execute.
