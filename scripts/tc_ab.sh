@@ -5,7 +5,8 @@
 # (FFTCORE_TC_SPLIT). Logs and tables under $OUT.
 #   here:   scripts/tc_ab.sh prepare BASE     (exports BASE's fftcore to .device-build/base-src)
 #   there:  OUT=... scripts/tc_ab.sh run      (carry .device-build)
-# Knobs: SWEEP="17:8,9 17:9,8 ..." (size:split pairs), SKIP_TESTS=1, SKIP_BASE=1, SANITIZE=1.
+# Knobs: SWEEP="2^17:8,9 2^17:9,8 ..." (size:split pairs), SKIP_TESTS=1, SKIP_BASE=1, SANITIZE=1,
+# NCU="2^10 2^20" (Nsight Compute sections of the register-chained pass at those sizes).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
@@ -29,27 +30,29 @@ echo "this tree built in $(( $(date +%s) - start )) s"
 base_bench=""
 if [[ ${SKIP_BASE:-0} != 1 && -d .device-build/base-src ]]; then
   ( cmake -S .device-build/base-src/fftcore -B build-base -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON > "$OUT/base_build.log" 2>&1 &&
-    cmake --build build-base -j16 --target fftcore_bench >> "$OUT/base_build.log" 2>&1 ) &&
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON > "$OUT/build.log" 2>&1 &&
+    cmake --build build-base -j16 --target fftcore_bench >> "$OUT/build.log" 2>&1 ) &&
     base_bench=build-base/bench/fftcore_bench ||
-    { echo "base build FAILED"; tail -20 "$OUT/base_build.log"; }
+    { echo "base build FAILED"; tail -20 "$OUT/build.log"; }
   echo "base $(cat .device-build/base-src/COMMIT 2>/dev/null) built: ${base_bench:-no}"
 fi
 rc=0
 if [[ ${SKIP_TESTS:-0} != 1 ]]; then
-  timeout 300 build-native/tests/fftcore_tests > "$OUT/fftcore_tests.log" 2>&1
-  echo "fftcore_tests (CPU) rc $?: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/fftcore_tests.log" | tr '\n' ' ')"
-  timeout 400 build-native/tests/fftcore_gpu_tests > "$OUT/fftcore_gpu_tests.log" 2>&1
+  timeout 300 build-native/tests/fftcore_tests > "$OUT/tests.log" 2>&1
+  echo "fftcore_tests (CPU) rc $?: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/tests.log" | tr '\n' ' ')"
+  timeout 400 build-native/tests/fftcore_gpu_tests > "$OUT/gpu_tests.log" 2>&1
   rc=$?
-  echo "fftcore_gpu_tests rc $rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/fftcore_gpu_tests.log" | tr '\n' ' ')"
-  grep -E "^\[  FAILED" "$OUT/fftcore_gpu_tests.log" | head -20
+  echo "fftcore_gpu_tests rc $rc: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/gpu_tests.log" | tr '\n' ' ')"
+  grep -E "^\[  FAILED" "$OUT/gpu_tests.log" | head -20
+  cat "$OUT/gpu_tests.log" >> "$OUT/tests.log" && rm "$OUT/gpu_tests.log"
 fi
 if [[ ${SANITIZE:-0} == 1 ]]; then
   for tool in memcheck racecheck; do
     timeout 200 compute-sanitizer --tool $tool build-native/tests/fftcore_gpu_tests \
       --gtest_filter='TcBehaviour.SmallSetAgainstReference:TcBehaviour.InPlaceEqualsOutOfPlace:Hooks.*' \
-      > "$OUT/sanitizer_$tool.log" 2>&1
-    echo "compute-sanitizer $tool rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer_$tool.log" | tr '\n' ' ')"
+      > "$OUT/sanitizer_one.log" 2>&1
+    echo "compute-sanitizer $tool rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer_one.log" | tr '\n' ' ')"
+    { echo "### $tool"; cat "$OUT/sanitizer_one.log"; } >> "$OUT/sanitizer.log"; rm "$OUT/sanitizer_one.log"
   done
 fi
 {
@@ -64,9 +67,19 @@ if [[ -n ${SWEEP:-} ]]; then
   for item in $SWEEP; do
     size=${item%%:*}; split=${item#*:}
     ms=$(FFTCORE_TC_SPLIT=$split timeout 30 build-native/fftcore/bench/fftcore_bench --quick \
-           --tc-only --only "$size" | grep -E "^\| $size " | cut -d'|' -f5,8)
+           --tc-only --only "$size" | grep -F "| $size |" | head -1 | cut -d'|' -f5,8)
     echo "| $size | $split |$ms|"
   done > "$OUT/sweep.md"
   echo "split sweep (size | split | TC ms | % of copy):"; cat "$OUT/sweep.md"
+fi
+if [[ -n ${NCU:-} ]]; then  # NCU="2^10 2^20": Nsight Compute on the register-chained pass
+  for size in $NCU; do
+    echo "### $size"
+    timeout 120 ncu --kernel-name regex:fast_pass_kernel --launch-skip 2 --launch-count 1 \
+      --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
+      --section LaunchStats --section InstructionStats --metrics smsp__inst_executed.sum,dram__bytes.sum \
+      build-native/fftcore/bench/fftcore_bench --quick --tc-only --only "$size" 2>&1 | grep -vE "^==PROF==|^\| "
+  done > "$OUT/ncu.txt" 2>&1
+  grep -E "^### |Duration|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|No Eligible|Eligible Warps|Warp Cycles Per Issued|inst_executed|dram__bytes|Stall" "$OUT/ncu.txt" | head -60
 fi
 exit $rc

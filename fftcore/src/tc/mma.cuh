@@ -27,6 +27,20 @@ __device__ __forceinline__ void mma_16x8x16(float (&d)[4], std::uint32_t const (
 #endif
 }
 
+/// d = a * b for one tile: the accumulators start from zero (an immediate operand, so no
+/// registers are cleared first); the same sums as zeroing d and calling mma_16x8x16.
+__device__ __forceinline__ void mma_16x8x16_first(float (&d)[4], std::uint32_t const (&a)[4],
+                                                  std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %10, %10, %10};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
+#else
+  __trap();
+#endif
+}
+
 /// Packs two halves into one operand register, `low` in the lower 16 bits.
 __device__ __forceinline__ std::uint32_t pack_halves(__half low, __half high) {
   return static_cast<std::uint32_t>(__half_as_ushort(low)) |

@@ -41,11 +41,19 @@ int ceil_log2(std::int64_t v) {
   return log;
 }
 
-/// T for a pass of length 2^log_l: about 2^13 elements per block, at least `log_min` (adjacent
-/// columns for whole segments), at most the sequences there are along d0, at least one warp.
-int choose_log_tile(int log_l, int log_min, int log_extent0) {
+/// Blocks a pass should have at least: about two per multiprocessor of an H100/H200 (132).
+/// Small batches (one 2^17-point sequence, two 512x256 images) otherwise ran 16-64 blocks of
+/// 2^12..2^13 elements, one per SM, each taking its load, compute and store phases in turn.
+constexpr std::int64_t kMinBlocks = 256;
+
+/// T for a pass of length 2^log_l over `sequences` sequences: about 2^13 elements per block, at
+/// least `log_min` (adjacent columns for whole segments), at most the sequences there are along
+/// d0, at least one warp; smaller (down to those limits) while the pass has < kMinBlocks blocks.
+int choose_log_tile(int log_l, int log_min, int log_extent0, std::int64_t sequences) {
   bool const fast_length = log_l >= fast::kMinLogLength && log_l <= fast::kMaxLogLength;
   int const target = fast_length ? kLogTargetBlockElementsFast : kLogTargetBlockElements;
+  // The smallest tile a small pass may take: whole 32-byte segments still, one warp at least.
+  int const floor = std::max(std::min(log_min, log_extent0), kLogMinBlockElements - log_l);
   // Strided fast passes keep 16 adjacent columns (64-byte segments) up to L = 512: with 8 the
   // 2^27 transform (three 512-point passes) ran 5 % slower than with 2^13-element tiles.
   if (fast_length && log_min == kLogMinCoalescedTile) {
@@ -53,6 +61,7 @@ int choose_log_tile(int log_l, int log_min, int log_extent0) {
   }
   int lt = std::max(target - log_l, log_min);
   lt = std::min(lt, log_extent0);
+  while (lt > floor && (sequences >> lt) < kMinBlocks) --lt;
   lt = std::max(lt, kLogMinBlockElements - log_l);
   return std::min(lt, kLogMaxBlockElements - log_l);
 }
@@ -109,13 +118,14 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
   int const log_v = ceil_log2(vector);
+  std::int64_t const total = n * v * batch;  // elements; a pass of length 2^l has total >> l sequences
   int const log_min = vector > 1 ? std::min(kLogMinCoalescedTile, log_v) : kLogMinCoalescedTile;
   if (p == 1) {
     if (vector == 1) {
-      int const lt = choose_log_tile(log_n, 0, ceil_log2(batch));
+      int const lt = choose_log_tile(log_n, 0, ceil_log2(batch), batch);
       passes.push_back(make_pass(log_n, lt, {{batch, n, n, 0}}, 1, 1, 0, false));
     } else {
-      int const lt = choose_log_tile(log_n, log_min, log_v);
+      int const lt = choose_log_tile(log_n, log_min, log_v, total >> log_n);
       passes.push_back(
           make_pass(log_n, lt, {{v, 1, 1, 0}, {batch, n * v, n * v, 0}}, v, v, 0, false));
     }
@@ -132,7 +142,8 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
     if (vector > 1) digits.push_back({v, 1, 1, 0});
     digits.push_back({inner, v, v, 1});
     digits.push_back({outer, span * v, span * v, 0});
-    int const lt = choose_log_tile(log_l, log_min, vector > 1 ? log_v : log_inner);
+    int const lt =
+        choose_log_tile(log_l, log_min, vector > 1 ? log_v : log_inner, total >> log_l);
     passes.push_back(make_pass(log_l, lt, digits, inner * v, inner * v, log_l + log_inner,
                                false));
     outer <<= log_l;
@@ -146,7 +157,8 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   digits.push_back({l0, middle * l * v, v, 0});
   if (p == 3) digits.push_back({middle, l * v, l0 * v, 0});
   digits.push_back({batch, n * v, n * v, 0});
-  int const lt = choose_log_tile(log_l, log_min, vector > 1 ? log_v : parts.front());
+  int const lt =
+      choose_log_tile(log_l, log_min, vector > 1 ? log_v : parts.front(), total >> log_l);
   passes.push_back(make_pass(log_l, lt, digits, v, (n / l) * v, 0, true));
 }
 
@@ -175,10 +187,27 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 }  // namespace
 
 std::vector<int> split_length(int log_n, std::int64_t vector) {
+  if (vector == 1) {
+    // Splits measured faster than the even one on the H200 (FFTCORE_TC_SPLIT sweep, same run,
+    // ms per 2^28 elements; fftcore/NOTES.md, session 4). 2^13 and 2^14 fit one pass of the
+    // general kernel, but a short pass plus a register-chained one beats it until the
+    // register-chained pass takes 8192 and 16384 points itself.
+    switch (log_n) {
+      case 13: return {1, 12};  // 2.87 (one pass) -> 2.18
+      case 14: return {6, 8};   // 3.26 (one pass) -> 2.75
+      case 18: return {8, 10};  // 2.14 (9, 9) -> 2.08
+      case 19: return {9, 10};  // 2.30 (10, 9) -> 2.23
+      default: break;
+    }
+  }
   int const log_v = ceil_log2(vector);
   int const log_min = vector > 1 ? std::min(kLogMinCoalescedTile, log_v) : kLogMinCoalescedTile;
+  // A 4096-point column transform runs as one register-chained pass over 4 adjacent columns
+  // (16-byte segments) rather than two 64-point passes of the general kernel: 4096x4096 took
+  // 2.89 ms instead of 4.58 per 2^28 elements (H200, same run).
+  bool const fast_columns = vector > 1 && log_n == fast::kMaxLogLength;
   bool const single = vector == 1 ? log_n <= kLogMaxBlockElements
-                                  : log_n + log_min <= kLogMaxBlockElements;
+                                  : fast_columns || log_n + log_min <= kLogMaxBlockElements;
   int p = 1;
   if (!single) {
     p = 2;

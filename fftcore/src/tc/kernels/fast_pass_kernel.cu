@@ -28,6 +28,9 @@ namespace {
 /// re_lo, im_hi, im_lo) and the lane's eight step-A twiddles W_256^(n1 k1), two per float4.
 struct FastShared {
   uint4 dft[4][32];
+  /// The same parts as B fragments of the second product, registers (0, 2, 1, 3): the pairs of
+  /// n-tiles 0 and 1 adjacent, so that they load into the aligned register pairs the MMA takes.
+  uint4 dft_b[4][32];
   float4 twiddle[4][32];
   float warp_max[32];  ///< each warp's largest input component
 };
@@ -160,6 +163,11 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
     sh.dft[1][lane] = as_uint4(f.re_lo);
     sh.dft[2][lane] = as_uint4(f.im_hi);
     sh.dft[3][lane] = as_uint4(f.im_lo);
+    auto const as_b_pairs = [](std::uint32_t const(&r)[4]) { return make_uint4(r[0], r[2], r[1], r[3]); };
+    sh.dft_b[0][lane] = as_b_pairs(f.re_hi);
+    sh.dft_b[1][lane] = as_b_pairs(f.re_lo);
+    sh.dft_b[2][lane] = as_b_pairs(f.im_hi);
+    sh.dft_b[3][lane] = as_b_pairs(f.im_lo);
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
 #pragma unroll
@@ -249,11 +257,6 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
 
   // Step A: per warp task (t, k_q), the 256-point DFT as Y = F X, Y' = Y .* W_256, Z = Y' F.
   {
-    Dft16Fragments f;
-    from_uint4(f.re_hi, sh.dft[0][lane]);
-    from_uint4(f.re_lo, sh.dft[1][lane]);
-    from_uint4(f.im_hi, sh.dft[2][lane]);
-    from_uint4(f.im_lo, sh.dft[3][lane]);
     float const factor = p.scale * inv_gain;
     int const warps = threads >> 5;
     auto const twiddle_base = static_cast<std::uint32_t>(o.twiddle_base);
@@ -278,21 +281,21 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         }
       }
       // Y = F X (rows k1, columns n1), F = F_hi + F_lo, X exact in FP16.
+      Dft16Fragments f;
+      from_uint4(f.re_hi, sh.dft[0][lane]);
+      from_uint4(f.re_lo, sh.dft[1][lane]);
+      from_uint4(f.im_hi, sh.dft[2][lane]);
+      from_uint4(f.im_lo, sh.dft[3][lane]);
       float yr[2][4], yi[2][4];
 #pragma unroll
       for (int j = 0; j < 2; ++j) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          yr[j][i] = 0.f;
-          yi[j][i] = 0.f;
-        }
         std::uint32_t const nbi0 = negate_halves(bi[j][0]);
         std::uint32_t const nbi1 = negate_halves(bi[j][1]);
-        mma_16x8x16(yr[j], f.re_lo, br[j][0], br[j][1]);
+        mma_16x8x16_first(yr[j], f.re_lo, br[j][0], br[j][1]);
         mma_16x8x16(yr[j], f.im_lo, nbi0, nbi1);
         mma_16x8x16(yr[j], f.re_hi, br[j][0], br[j][1]);
         mma_16x8x16(yr[j], f.im_hi, nbi0, nbi1);
-        mma_16x8x16(yi[j], f.re_lo, bi[j][0], bi[j][1]);
+        mma_16x8x16_first(yi[j], f.re_lo, bi[j][0], bi[j][1]);
         mma_16x8x16(yi[j], f.im_lo, br[j][0], br[j][1]);
         mma_16x8x16(yi[j], f.re_hi, bi[j][0], bi[j][1]);
         mma_16x8x16(yi[j], f.im_hi, br[j][0], br[j][1]);
@@ -311,23 +314,23 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         ai[r] = half2_bits(__floats2half2_rn(v0.y, v1.y));
         nai[r] = negate_halves(ai[r]);
       }
-      // Z = Y' F: the B fragments of F for n-tile j are its A registers j and j + 2.
+      // Z = Y' F: the B fragments of F for n-tile j are its A registers j and j + 2, staged
+      // pairwise in sh.dft_b (x, y: n-tile 0; z, w: n-tile 1).
+      uint4 const b_re_hi = sh.dft_b[0][lane], b_re_lo = sh.dft_b[1][lane];
+      uint4 const b_im_hi = sh.dft_b[2][lane], b_im_lo = sh.dft_b[3][lane];
       float zr[2][4], zi[2][4];
 #pragma unroll
       for (int j = 0; j < 2; ++j) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          zr[j][i] = 0.f;
-          zi[j][i] = 0.f;
-        }
-        mma_16x8x16(zr[j], ar, f.re_lo[j], f.re_lo[j + 2]);
-        mma_16x8x16(zr[j], nai, f.im_lo[j], f.im_lo[j + 2]);
-        mma_16x8x16(zr[j], ar, f.re_hi[j], f.re_hi[j + 2]);
-        mma_16x8x16(zr[j], nai, f.im_hi[j], f.im_hi[j + 2]);
-        mma_16x8x16(zi[j], ar, f.im_lo[j], f.im_lo[j + 2]);
-        mma_16x8x16(zi[j], ai, f.re_lo[j], f.re_lo[j + 2]);
-        mma_16x8x16(zi[j], ar, f.im_hi[j], f.im_hi[j + 2]);
-        mma_16x8x16(zi[j], ai, f.re_hi[j], f.re_hi[j + 2]);
+        auto const lo = [j](uint4 v) { return j == 0 ? v.x : v.z; };
+        auto const hi = [j](uint4 v) { return j == 0 ? v.y : v.w; };
+        mma_16x8x16_first(zr[j], ar, lo(b_re_lo), hi(b_re_lo));
+        mma_16x8x16(zr[j], nai, lo(b_im_lo), hi(b_im_lo));
+        mma_16x8x16(zr[j], ar, lo(b_re_hi), hi(b_re_hi));
+        mma_16x8x16(zr[j], nai, lo(b_im_hi), hi(b_im_hi));
+        mma_16x8x16_first(zi[j], ar, lo(b_im_lo), hi(b_im_lo));
+        mma_16x8x16(zi[j], ai, lo(b_re_lo), hi(b_re_lo));
+        mma_16x8x16(zi[j], ar, lo(b_im_hi), hi(b_im_hi));
+        mma_16x8x16(zi[j], ai, lo(b_re_hi), hi(b_re_hi));
       }
       std::uint32_t outv[2][4];
       if (log_tw > 0) {
