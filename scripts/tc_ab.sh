@@ -48,7 +48,7 @@ if [[ ${SKIP_TESTS:-0} != 1 ]]; then
 fi
 if [[ ${SANITIZE:-0} == 1 ]]; then
   for tool in memcheck racecheck; do
-    timeout 200 compute-sanitizer --tool $tool build-native/tests/fftcore_gpu_tests \
+    timeout "${SAN_TIMEOUT:-200}" compute-sanitizer --tool $tool build-native/tests/fftcore_gpu_tests \
       --gtest_filter='TcBehaviour.SmallSetAgainstReference:TcBehaviour.InPlaceEqualsOutOfPlace:Hooks.*' \
       > "$OUT/sanitizer_one.log" 2>&1
     echo "compute-sanitizer $tool rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer_one.log" | tr '\n' ' ')"
@@ -56,7 +56,7 @@ if [[ ${SANITIZE:-0} == 1 ]]; then
   done
 fi
 {
-  timeout 150 build-native/fftcore/bench/fftcore_bench --quick --small
+  timeout 200 build-native/fftcore/bench/fftcore_bench --quick --small --real
   if [[ -n $base_bench ]]; then
     echo; echo "## Base $(cat .device-build/base-src/COMMIT 2>/dev/null), same run"; echo
     timeout 120 "$base_bench" --quick
