@@ -118,11 +118,12 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
   int const log_v = ceil_log2(vector);
-  std::int64_t const total = n * v * batch;  // elements; a pass of length 2^l has total >> l sequences
+  // Elements in all: a pass of length 2^l runs total >> l sequences.
+  std::int64_t const total = n * v * batch;
   int const log_min = vector > 1 ? std::min(kLogMinCoalescedTile, log_v) : kLogMinCoalescedTile;
   if (p == 1) {
     if (vector == 1) {
-      int const lt = choose_log_tile(log_n, 0, ceil_log2(batch), batch);
+      int const lt = choose_log_tile(log_n, 0, ceil_log2(batch), total >> log_n);
       passes.push_back(make_pass(log_n, lt, {{batch, n, n, 0}}, 1, 1, 0, false));
     } else {
       int const lt = choose_log_tile(log_n, log_min, log_v, total >> log_n);

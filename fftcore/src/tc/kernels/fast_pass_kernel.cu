@@ -24,8 +24,9 @@
 namespace fftcore::detail::tc {
 namespace {
 
-/// Per block, written by warp 0 at the start: the DFT-16 A fragments of each lane (re_hi,
-/// re_lo, im_hi, im_lo) and the lane's eight step-A twiddles W_256^(n1 k1), two per float4.
+/// Per block, written by warp 0 once its tile loads are issued: the DFT-16 A fragments of each
+/// lane (re_hi, re_lo, im_hi, im_lo) and the lane's eight step-A twiddles W_256^(n1 k1), two per
+/// float4.
 struct FastShared {
   uint4 dft[4][32];
   /// The same parts as B fragments of the second product, registers (0, 2, 1, 3): the pairs of
@@ -163,7 +164,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
     sh.dft[1][lane] = as_uint4(f.re_lo);
     sh.dft[2][lane] = as_uint4(f.im_hi);
     sh.dft[3][lane] = as_uint4(f.im_lo);
-    auto const as_b_pairs = [](std::uint32_t const(&r)[4]) { return make_uint4(r[0], r[2], r[1], r[3]); };
+    auto const as_b_pairs = [](std::uint32_t const(&r)[4]) {
+      return make_uint4(r[0], r[2], r[1], r[3]);
+    };
     sh.dft_b[0][lane] = as_b_pairs(f.re_hi);
     sh.dft_b[1][lane] = as_b_pairs(f.re_lo);
     sh.dft_b[2][lane] = as_b_pairs(f.im_hi);
