@@ -49,11 +49,13 @@ class TensorCorePlan final : public BackendPlan {
 
  private:
   /// The passes in order; hooks go to a copy of the first pass (load, it reads `in`) and of the
-  /// last one (store, it writes `out`). Store hooks run in the last pass of either kernel (but
-  /// see fuse_store). A load hook runs in the first pass of the general kernel; where that pass
-  /// takes the register-chained kernel (which has no load hook), the input is multiplied into
-  /// `out` by a separate kernel first and the passes read from there, rather than moving the
-  /// pass to the slower general kernel.
+  /// last one (store, it writes `out`). Store hooks run in the last pass of the general or the
+  /// register-chained kernel (but see fuse_store). A load hook runs in the first pass of the
+  /// general kernel; where that pass takes the register-chained kernel (which has no load
+  /// hook), the input is multiplied into `out` by a separate kernel first and the passes read
+  /// from there, rather than moving the pass to the slower general kernel. A pass of L <= 8
+  /// that carries a hook leaves the short kernel (small::eligible excludes hooks) for the
+  /// general one (launch_pass decides on the hooked copy), so nothing here needs to know.
   Status run(void const* in, void* out, Direction direction, void* workspace,
              cudaStream_t stream, ExecuteHooks const* hooks) const noexcept {
     bool const inverse = direction == Direction::kInverse;

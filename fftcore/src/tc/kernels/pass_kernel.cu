@@ -390,6 +390,9 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
   if (runs_fast_pass(pass)) {
     return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
+  if (runs_small_pass(pass)) {
+    return launch_small_pass(pass, src, dst, coarse, fine, inverse, stream);
+  }
   return launch_any(Lengths{}, pass, src, dst, coarse, fine, inverse, stream);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Host entry points of the pass kernel (kernels/pass_kernel.cu), callable from g++ code.
+// Host entry points of the pass kernels (kernels/*_pass_kernel.cu), callable from g++ code.
+// launch_pass picks the kernel of each pass.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -27,5 +28,16 @@ namespace fftcore::detail::tc {
 [[nodiscard]] cudaError_t launch_fast_pass(PassParams const& pass, void const* src, void* dst,
                                            float2 const* coarse, float2 const* fine,
                                            bool inverse, cudaStream_t stream) noexcept;
+
+/// Whether launch_pass hands `pass` to the short pass: small::eligible (FP16, no hooks,
+/// 2 <= L <= 8) unless FFTCORE_TC_SMALL_PASS=0 is set.
+[[nodiscard]] bool runs_small_pass(PassParams const& pass) noexcept;
+
+/// The short pass (kernels/small_pass_kernel.cu), one sequence per thread on CUDA cores, for
+/// the passes small::eligible accepts; launch_pass hands those to it. It needs no set-up and
+/// ignores the general kernel's `threads` and `smem_bytes`.
+[[nodiscard]] cudaError_t launch_small_pass(PassParams const& pass, void const* src, void* dst,
+                                            float2 const* coarse, float2 const* fine,
+                                            bool inverse, cudaStream_t stream) noexcept;
 
 }  // namespace fftcore::detail::tc

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+// The short pass: passes of L = 2, 4 or 8 points with FP16 data and no hooks (small::eligible),
+// one sequence per thread in FP32 registers, straight from global memory and back
+// (small_pass_layout.hpp says why). Such a pass moves 8 L bytes per sequence for a handful of
+// flops, so everything here serves the memory system: a thread's loads of a round come first
+// (raw FP16 words, up to 32 in flight), its arithmetic after, and it rounds once.
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/small_pass_layout.hpp"
+
+namespace fftcore::detail::tc {
+namespace {
+
+/// The sign bit of the imaginary (high) half of a __half2: XOR conjugates exactly.
+constexpr std::uint32_t kConjugate = 0x80000000u;
+
+__device__ __forceinline__ float2 unpack(std::uint32_t bits) {
+  return make_float2(__half2float(__ushort_as_half(static_cast<unsigned short>(bits & 0xffffu))),
+                     __half2float(__ushort_as_half(static_cast<unsigned short>(bits >> 16))));
+}
+
+__device__ __forceinline__ std::uint32_t pack(float2 v) {
+  __half2 const h = __float22half2_rn(v);
+  return static_cast<std::uint32_t>(__half_as_ushort(__low2half(h))) |
+         (static_cast<std::uint32_t>(__half_as_ushort(__high2half(h))) << 16);
+}
+
+/// `ptr` as the compiler cannot see through: the tile bases are formed once in registers, so
+/// that each access costs a 32-bit offset and one wide multiply-add. Seen through, src +
+/// in_base + offset was re-associated into a 64-bit add of in_base and the offset, a shift and
+/// a reload of src per access (about 6 instructions per element instead of 2). The assumption
+/// keeps the accesses in the global space (LDG/STG, not generic LD/ST).
+template <typename T>
+__device__ __forceinline__ T* opaque(T* ptr) {
+  asm("" : "+l"(ptr));
+  __builtin_assume(__isGlobal(ptr));
+  return ptr;
+}
+
+/// The L words of the sequence at tile offset `at` (element stride `elem`), or zeros. The
+/// offsets are 32-bit (unsigned: the padding sequences of a round may wrap them, harmlessly,
+/// as they are never dereferenced), the block base 64-bit. kVector: the words are adjacent and
+/// 8- or 16-byte aligned (small::contiguous), so one lane takes them in one or two vector
+/// accesses and a warp's access covers 32 L adjacent words, not 32 words L apart.
+template <int kL, bool kVector>
+__device__ __forceinline__ void load_sequence(std::uint32_t (&w)[kL], std::uint32_t const* base,
+                                              std::uint32_t at, std::uint32_t elem, bool ok) {
+  if constexpr (kVector && kL == 2) {
+    uint2 const v = ok ? *reinterpret_cast<uint2 const*>(base + at) : make_uint2(0u, 0u);
+    w[0] = v.x;
+    w[1] = v.y;
+  } else if constexpr (kVector) {
+#pragma unroll
+    for (int q = 0; q < kL / 4; ++q) {
+      uint4 const v =
+          ok ? reinterpret_cast<uint4 const*>(base + at)[q] : make_uint4(0u, 0u, 0u, 0u);
+      w[4 * q] = v.x;
+      w[4 * q + 1] = v.y;
+      w[4 * q + 2] = v.z;
+      w[4 * q + 3] = v.w;
+    }
+  } else {
+#pragma unroll
+    for (int n = 0; n < kL; ++n) w[n] = ok ? base[at + n * elem] : 0u;
+  }
+}
+
+template <int kL, bool kVector>
+__device__ __forceinline__ void store_sequence(std::uint32_t* base, std::uint32_t at,
+                                               std::uint32_t elem, std::uint32_t const (&w)[kL]) {
+  if constexpr (kVector && kL == 2) {
+    *reinterpret_cast<uint2*>(base + at) = make_uint2(w[0], w[1]);
+  } else if constexpr (kVector) {
+#pragma unroll
+    for (int q = 0; q < kL / 4; ++q) {
+      reinterpret_cast<uint4*>(base + at)[q] =
+          make_uint4(w[4 * q], w[4 * q + 1], w[4 * q + 2], w[4 * q + 3]);
+    }
+  } else {
+#pragma unroll
+    for (int n = 0; n < kL; ++n) base[at + n * elem] = w[n];
+  }
+}
+
+template <int kLogL, bool kVector>
+__global__ void __launch_bounds__(1 << small::kLogMaxThreads)
+    small_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
+                      float2 const* fine, int inverse_flag) {
+  constexpr int kL = 1 << kLogL;
+  constexpr int kRound = 1 << small::log_round_sequences(kLogL);
+  int const log_threads = small::log_threads(p.log_tile);
+  int const tid = static_cast<int>(threadIdx.x);
+  BlockOrigin const o = block_origin(p, blockIdx.x);
+  // Within a tile, t * stride[0] + n * elem_stride fits in 32 bits for every plan
+  // (tc_plan_logic_test: InTileOffsetsFitIn32Bits); only the block bases are 64-bit.
+  int const valid_t =
+      static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile));
+  auto const* in = opaque(static_cast<std::uint32_t const*>(src) + o.in_base);
+  auto* out = opaque(static_cast<std::uint32_t*>(dst) + o.out_base);
+  auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
+  auto const in_se = static_cast<std::uint32_t>(p.in_elem_stride);
+  auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
+  auto const out_se = static_cast<std::uint32_t>(p.out_elem_stride);
+  // The inverse as conj(forward(conj x) W^(tw k)) with the forward twiddles: two sign flips of
+  // FP16 bits, exact, and the butterflies and twiddles carry no direction.
+  std::uint32_t const conj = inverse_flag != 0 ? kConjugate : 0u;
+  auto const twiddle_base = static_cast<std::uint32_t>(o.twiddle_base);  // mod 2^32 suffices
+  auto const twiddle_stride0 = static_cast<std::uint32_t>(p.twiddle_stride[0]);
+  int const per_thread = 1 << (p.log_tile - log_threads);
+  auto const tw_at = [&](int t) {  // the exponent of W^tw(t) as a multiple of 2 pi / 2^28
+    return pass_twiddle_exponent32(twiddle_base + static_cast<std::uint32_t>(t) * twiddle_stride0,
+                                   1u, p.log_twiddle_n);
+  };
+  auto const twiddle = [&](std::uint32_t ex) {
+    return cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
+  };
+  float2 const step =
+      twiddle(pass_twiddle_exponent32(twiddle_stride0 << log_threads, 1u, p.log_twiddle_n));
+
+  // One round: every load first (raw FP16 bits), the arithmetic after. `whole`: every
+  // sequence of the round exists (the planner's full tiles), so nothing is predicated; else
+  // sequences past valid_t (a partial tile, or the padding of a round larger than the
+  // thread's share) read and write nothing.
+  auto const round = [&](int j0, auto whole) {
+    // W^(tw k) = w1^k with w1 = W^tw; tw steps by threads * stride[0] from one sequence of the
+    // thread to the next, so w1 = W^tw(t0) step^j: one table product per round and thread
+    // rather than one per sequence (each a scattered 8-byte load pair), and two registers
+    // instead of a float2 per sequence. FP32 products, at most 16 deep, stay within a few
+    // 2^-24 (relative), far below the FP16 output rounding. Looked up without a branch
+    // (untwiddled passes read coarse[0] fine[0] = 1, exact), which would split the round's
+    // loads: the compiler hoisted arithmetic on the first loads above it, so that the loads
+    // after it waited for those.
+    float2 w1 = twiddle(tw_at(small::tile_sequence(tid, j0, log_threads)));
+    std::uint32_t raw[kRound][kL];
+#pragma unroll
+    for (int j = 0; j < kRound; ++j) {
+      int const t = small::tile_sequence(tid, j0 + j, log_threads);
+      load_sequence<kL, kVector>(raw[j], in, static_cast<std::uint32_t>(t) * in_s0, in_se,
+                                 whole || t < valid_t);
+    }
+#pragma unroll
+    for (int j = 0; j < kRound; ++j) {
+      int const t = small::tile_sequence(tid, j0 + j, log_threads);
+      if (j > 0) w1 = cmul(w1, step);
+      if (!whole && t >= valid_t) continue;
+      float2 a[kL];
+#pragma unroll
+      for (int n = 0; n < kL; ++n) a[n] = unpack(raw[j][n] ^ conj);
+      dft_small<kLogL>(a, false);  // a[bit_reverse(k)] = X[k]
+      // Output k times scale w1^k (k = 0 apart: a product by (scale, 0) would cost a full
+      // complex product, as 0 * x is not folded in IEEE arithmetic).
+      raw[j][0] = pack(cscale(a[0], p.scale)) ^ conj;
+      float2 f = cscale(w1, p.scale);
+#pragma unroll
+      for (int k = 1; k < kL; ++k) {
+        if (k > 1) f = cmul(f, w1);
+        raw[j][k] = pack(cmul(a[bit_reverse<kLogL>(k)], f)) ^ conj;
+      }
+      store_sequence<kL, kVector>(out, static_cast<std::uint32_t>(t) * out_s0, out_se, raw[j]);
+    }
+  };
+#pragma unroll 1
+  for (int j0 = 0; j0 < per_thread; j0 += kRound) {
+    if ((j0 + kRound) << log_threads <= valid_t) {
+      round(j0, std::true_type{});
+    } else {
+      round(j0, std::false_type{});
+    }
+  }
+}
+
+template <int kLogL, bool kVector>
+cudaError_t launch_small(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
+  small_pass_kernel<kLogL, kVector>
+      <<<dim3(static_cast<unsigned>(pass.blocks)),
+         dim3(1u << static_cast<unsigned>(small::log_threads(pass.log_tile))), 0, stream>>>(
+          pass, src, dst, coarse, fine, inverse ? 1 : 0);
+  return cudaGetLastError();
+}
+
+template <int kLogL>
+cudaError_t launch_small_length(PassParams const& pass, void const* src, void* dst,
+                                float2 const* coarse, float2 const* fine, bool inverse,
+                                cudaStream_t stream) noexcept {
+  // Vector accesses need every sequence to start on an 8-byte (L = 2) or 16-byte boundary:
+  // the layout gives offsets that are multiples of L, the pointers must do the rest (the API
+  // only asks for 4-byte alignment).
+  auto const bytes = static_cast<std::uintptr_t>(kLogL == 1 ? 8 : 16);
+  bool const aligned = reinterpret_cast<std::uintptr_t>(src) % bytes == 0 &&
+                       reinterpret_cast<std::uintptr_t>(dst) % bytes == 0;
+  if (aligned && small::contiguous(pass)) {
+    return launch_small<kLogL, true>(pass, src, dst, coarse, fine, inverse, stream);
+  }
+  return launch_small<kLogL, false>(pass, src, dst, coarse, fine, inverse, stream);
+}
+
+}  // namespace
+
+/// FFTCORE_TC_SMALL_PASS=0 in the environment sends these passes to the general kernel (for
+/// A/B measurements in one build; read once).
+bool runs_small_pass(PassParams const& pass) noexcept {
+  static bool const enabled = [] {
+    char const* v = std::getenv("FFTCORE_TC_SMALL_PASS");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return enabled && small::eligible(pass);
+}
+
+cudaError_t launch_small_pass(PassParams const& pass, void const* src, void* dst,
+                              float2 const* coarse, float2 const* fine, bool inverse,
+                              cudaStream_t stream) noexcept {
+  switch (pass.log_length) {
+    case 1:
+      return launch_small_length<1>(pass, src, dst, coarse, fine, inverse, stream);
+    case 2:
+      return launch_small_length<2>(pass, src, dst, coarse, fine, inverse, stream);
+    case 3:
+      return launch_small_length<3>(pass, src, dst, coarse, fine, inverse, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace fftcore::detail::tc

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// The short pass (kernels/small_pass_kernel.cu) on the GPU, with the accuracy rule of
+// tc_accuracy_gpu_test (relative L2 error against a double reference at most 1.10x cuFFT FP16's
+// on the same input, and below absolute sanity bounds): as the twiddled strided first pass of
+// 2^13 (2 x 4096), 2^14 (4 x 4096) and 2^15 (8 x 4096) via FFTCORE_TC_SPLIT, on partial tiles
+// (1-D n = 2, 4, 8 with odd batches), as the column pass of 2-D shapes; forward and inverse, in
+// and out of place (which must agree bit for bit). Each case checks on the host that its plan
+// really has a pass the short kernel takes.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../../fftcore/src/tc/plan_logic.hpp"
+#include "../../fftcore/src/tc/small_pass_layout.hpp"
+#include "common/gpu_test.hpp"
+#include "common/reference_dft.hpp"
+#include "tc_test_support.hpp"
+
+namespace {
+
+using tcfft::testing::cd;
+constexpr double kMaxRatio = 1.10;
+constexpr double kSanityL2 = 3e-3;
+
+class TcSmallPass : public tcfft::testing::GpuTest {};
+
+struct Case {
+  std::int64_t rows;
+  std::int64_t cols;
+  std::int64_t batch;
+  char const* split;  ///< FFTCORE_TC_SPLIT, or nullptr for the planner's choice
+  fftcore::Scaling scaling = fftcore::Scaling::kNone;
+};
+
+fftcore::PlanDesc desc_of(Case const& c) {
+  fftcore::PlanDesc d;
+  d.rank = c.rows > 1 ? 2 : 1;
+  d.dims[0] = c.rows > 1 ? c.rows : c.cols;
+  d.dims[1] = c.rows > 1 ? c.cols : 0;
+  d.batch = c.batch;
+  d.scaling = c.scaling;
+  return d;
+}
+
+/// Whether the plan of `c` has a pass the short kernel takes, and one with a partial tile.
+void short_passes(Case const& c, bool& any, bool& partial) {
+  fftcore::detail::tc::PlanOptions options;
+  options.split = fftcore::detail::tc::split_override(c.split);
+  fftcore::detail::tc::PassLayout layout;
+  ASSERT_EQ(fftcore::detail::tc::build_layout(desc_of(c), options, layout),
+            fftcore::Status::kSuccess);
+  any = partial = false;
+  for (auto const& p : layout.passes) {
+    if (!fftcore::detail::tc::small::eligible(p)) continue;
+    any = true;
+    partial = partial || p.extent[0] % (std::int64_t{1} << p.log_tile) != 0;
+  }
+}
+
+/// Runs `c` through a Tensor Core plan (FFTCORE_TC_SPLIT set around make_plan).
+void run(Case const& c, std::vector<cd> const& x, fftcore::Direction dir, bool in_place,
+         std::vector<cd>& y) {
+  if (c.split != nullptr) ::setenv("FFTCORE_TC_SPLIT", c.split, 1);
+  tcfft::testing::run_tc(desc_of(c), x, dir, in_place, y);
+  ::unsetenv("FFTCORE_TC_SPLIT");
+}
+
+void compare(Case const& c, int sign) {
+  std::int64_t const rows = c.rows, cols = c.cols;
+  unsigned seed = 0;
+  auto const x = tcfft::testing::round_to_half(
+      tcfft::testing::random_complex(static_cast<std::size_t>(rows * cols * c.batch), seed));
+  auto ref = tcfft::testing::reference_fft(x, rows, cols, c.batch, sign);
+  std::vector<cd> theirs;
+  ASSERT_NO_FATAL_FAILURE(tcfft::testing::run_cufft_half(rows, cols, c.batch, x, sign, theirs));
+  if (c.scaling == fftcore::Scaling::kByN) {  // 1/N is a power of two: exact in double
+    double const s = 1.0 / static_cast<double>(rows * cols);
+    for (auto& v : ref) v *= s;
+    for (auto& v : theirs) v *= s;
+  }
+  double const l2_cufft = tcfft::testing::relative_l2_error(theirs, ref);
+  auto const dir = sign < 0 ? fftcore::Direction::kForward : fftcore::Direction::kInverse;
+  std::vector<cd> out_of_place;
+  for (bool in_place : {false, true}) {
+    std::vector<cd> ours;
+    ASSERT_NO_FATAL_FAILURE(run(c, x, dir, in_place, ours));
+    double const l2 = tcfft::testing::relative_l2_error(ours, ref);
+    double const mx = tcfft::testing::relative_max_error(ours, ref);
+    std::printf(
+        "[tc-small] %5lld x %-6lld batch %-5lld split %-5s %s %s  L2 %.3e (cuFFT %.3e,"
+        " ratio %.3f)  max %.3e  seed %u\n",
+        static_cast<long long>(rows), static_cast<long long>(cols), static_cast<long long>(c.batch),
+        c.split != nullptr ? c.split : "-", sign < 0 ? "fwd" : "inv",
+        in_place ? "in-place" : "out-of-place", l2, l2_cufft, l2_cufft > 0 ? l2 / l2_cufft : 0.0,
+        mx, seed);
+    EXPECT_LE(l2, kMaxRatio * l2_cufft + 1e-7) << "seed " << seed;
+    EXPECT_LT(l2, kSanityL2) << "seed " << seed;
+    EXPECT_LT(mx, 10 * kSanityL2) << "seed " << seed;
+    if (in_place) {
+      EXPECT_TRUE(ours == out_of_place) << "in place differs from out of place";
+    } else {
+      out_of_place = ours;
+    }
+  }
+}
+
+void run_cases(std::vector<Case> const& cases, bool want_partial) {
+  for (Case const& c : cases) {
+    SCOPED_TRACE(std::to_string(c.rows) + " x " + std::to_string(c.cols) + " batch " +
+                 std::to_string(c.batch) + " split " + (c.split != nullptr ? c.split : "-"));
+    bool any = false, partial = false;
+    ASSERT_NO_FATAL_FAILURE(short_passes(c, any, partial));
+    ASSERT_TRUE(any) << "the plan has no pass for the short kernel";
+    if (want_partial) {
+      EXPECT_TRUE(partial) << "no partial tile";
+    }
+    for (int sign : {-1, +1}) compare(c, sign);
+  }
+}
+
+TEST_F(TcSmallPass, StridedTwiddledFirstPassAgainstCufftHalf) {
+  // Batches of 2^21 elements get the planner's full tiles (T L = 2^13: 4096, 2048, 1024
+  // sequences, one whole round of 16, 8, 4 per thread); small batches get tiles of 2^9
+  // elements (one sequence per thread, padded rounds).
+  run_cases({{1, 1 << 13, 256, nullptr},
+             {1, 1 << 14, 128, "2,12"},
+             {1, 1 << 15, 64, "3,12"},
+             {1, 1 << 13, 3, nullptr},
+             {1, 1 << 14, 3, "2,12"},
+             {1, 1 << 15, 3, "3,12"},
+             {1, 1 << 15, 1, "3,12", fftcore::Scaling::kByN},
+             {1, 1 << 11, 3, "3,8"}},
+            false);
+}
+
+TEST_F(TcSmallPass, PartialTilesAgainstCufftHalf) {
+  // T = 256, 128, 64 (the smallest tiles) over 5 or 4099 sequences, and 2^13-element tiles
+  // (whole rounds, contiguous vector accesses) followed by a partial one.
+  run_cases({{1, 2, 5, nullptr},
+             {1, 4, 5, nullptr},
+             {1, 8, 5, nullptr},
+             {1, 8, 4099, nullptr},
+             {1, 2, (1 << 20) + 1, nullptr},
+             {1, 4, (1 << 19) + 7, nullptr},
+             {1, 8, (1 << 18) + 3, nullptr}},
+            true);
+}
+
+TEST_F(TcSmallPass, Shapes2dAgainstCufftHalf) {
+  // 2-D shapes of <= 4096 elements (8 x 4, 4 x 8) keep FP32 between their passes and so stay
+  // on the general kernel (tc_small_pass_test); these are FP16 shapes with 2..8 rows or columns.
+  run_cases({{8, 2048, 3, nullptr}, {2, 4096, 3, nullptr}, {1024, 8, 3, nullptr}}, false);
+}
+
+}  // namespace
