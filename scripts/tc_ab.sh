@@ -5,7 +5,8 @@
 # (FFTCORE_TC_SPLIT). Logs and tables under $OUT.
 #   here:   scripts/tc_ab.sh prepare BASE     (exports BASE's fftcore to .device-build/base-src)
 #   there:  OUT=... scripts/tc_ab.sh run      (carry .device-build)
-# Knobs: SWEEP="2^17:8,9 2^17:9,8 ..." (size:split pairs), SKIP_TESTS=1, SKIP_BASE=1, SANITIZE=1,
+# Knobs: SWEEP="2^17:8,9 2^17:9,8 ..." (size:split pairs), SKIP_TESTS=1, SKIP_BASE=1, SANITIZE=1
+# (SAN_FILTER: gtest filter, SAN_TIMEOUT: seconds per tool),
 # NCU="2^10 2^20" (Nsight Compute sections of the register-chained pass at those sizes).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +50,7 @@ fi
 if [[ ${SANITIZE:-0} == 1 ]]; then
   for tool in memcheck racecheck; do
     timeout "${SAN_TIMEOUT:-200}" compute-sanitizer --tool $tool build-native/tests/fftcore_gpu_tests \
-      --gtest_filter='TcBehaviour.SmallSetAgainstReference:TcBehaviour.InPlaceEqualsOutOfPlace:Hooks.*' \
+      --gtest_filter="${SAN_FILTER:-TcBehaviour.SmallSetAgainstReference:TcBehaviour.InPlaceEqualsOutOfPlace:Hooks.*:TcSmallPass.PartialTiles*}" \
       > "$OUT/sanitizer_one.log" 2>&1
     echo "compute-sanitizer $tool rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/sanitizer_one.log" | tr '\n' ' ')"
     { echo "### $tool"; cat "$OUT/sanitizer_one.log"; } >> "$OUT/sanitizer.log"; rm "$OUT/sanitizer_one.log"

@@ -197,7 +197,8 @@ TEST_F(TcBehaviour, SmallSetAgainstReference) {
   };
   for (Shape s : {Shape{1, 2, 3}, Shape{1, 8, 1}, Shape{1, 16, 5}, Shape{1, 512, 3},
                   Shape{1, 1 << 13, 1}, Shape{1, 1 << 14, 2}, Shape{1, 1 << 15, 1},
-                  Shape{16, 16, 3}, Shape{4096, 2, 1}, Shape{64, 2048, 1}}) {
+                  Shape{16, 16, 3}, Shape{4096, 2, 1}, Shape{64, 2048, 1},
+                  Shape{1, 1 << 22, 1}}) {  // 2^22: staged 2048-point pass, blocks > grid
     fftcore::PlanDesc d;
     d.rank = s.rows > 1 ? 2 : 1;
     d.dims[0] = s.rows > 1 ? s.rows : s.cols;

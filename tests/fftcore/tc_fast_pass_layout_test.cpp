@@ -258,6 +258,35 @@ TEST(FastPassLayout, TakesFp16PassesOfLength256To4096WithoutLoadHooks) {
 /// One m16n8k16 product on lane fragments, as the PTX ISA lays them out (mma.cuh):
 /// a[lane][reg][half] = A[group + 8 (reg & 1)][2 quad + 8 (reg >> 1) + half],
 /// b[lane][reg][half] = B[2 quad + 8 reg + half][group], d[lane][i] = D[group + 8 (i >> 1)][2 quad + (i & 1)].
+TEST(FastPassLayout, VectorLoadsNeedRunsOfFourAlignedElements) {
+  PassParams p;  // rows: 4 x 1024 contiguous
+  p.log_length = 10;
+  p.log_tile = 2;
+  p.in_stride[0] = 1024;
+  p.in_elem_stride = 1;
+  p.in_stride[1] = 4096;
+  EXPECT_TRUE(fast::vector_loads(p));
+  p.in_elem_stride = 2;
+  EXPECT_FALSE(fast::vector_loads(p)) << "rows with a stride";
+  p.in_elem_stride = 1;
+  p.in_stride[0] = 1026;
+  EXPECT_FALSE(fast::vector_loads(p)) << "row starts not a multiple of 4";
+  p.in_stride[0] = 1024;
+  p.in_stride[2] = 6;
+  EXPECT_FALSE(fast::vector_loads(p)) << "tile origins not a multiple of 4";
+  p.in_stride[2] = 0;
+  // Adjacent columns: T columns of stride 1, elements 4 K apart.
+  p.in_stride[0] = 1;
+  p.log_tile = 3;
+  p.in_elem_stride = 4096;
+  EXPECT_TRUE(fast::vector_loads(p));
+  p.log_tile = 1;
+  EXPECT_FALSE(fast::vector_loads(p)) << "2 columns: runs of 2";
+  p.log_tile = 3;
+  p.in_elem_stride = 4098;
+  EXPECT_FALSE(fast::vector_loads(p));
+}
+
 using AFrag = std::array<std::array<std::array<cd, 2>, 4>, 32>;
 using BFrag = std::array<std::array<std::array<cd, 2>, 2>, 32>;
 using DFrag = std::array<std::array<cd, 4>, 32>;

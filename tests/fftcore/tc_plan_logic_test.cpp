@@ -5,6 +5,7 @@
 // place. The in-block Stockham merges and the MMA fragment bookkeeping are emulated too.
 #include <fftcore/fftcore.hpp>
 
+#include "../../fftcore/src/tc/fast_pass_layout.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "common/reference_dft.hpp"
 
@@ -513,6 +514,63 @@ TEST(TcPlanLogic, InTileOffsetsFitIn32Bits) {
       }
     }
   }
+}
+
+/// The register-chained pass copies its tiles 16 bytes at a time where fast::vector_loads says
+/// so: every run of 4 elements in the tile's memory order (tile_element) must then be 4
+/// contiguous elements starting at a multiple of 4. Counts the passes that qualified.
+void expect_vector_runs_aligned(fftcore::PlanDesc const& d, int& vector_passes) {
+  namespace tc = fftcore::detail::tc;
+  PassLayout layout;
+  EXPECT_EQ(tc::build_layout(d, {}, layout), fftcore::Status::kSuccess);
+  vector_passes = 0;
+  for (PassParams const& p : layout.passes) {
+    if (!tc::fast::eligible(p) || !tc::fast::vector_loads(p)) continue;
+    ++vector_passes;
+    bool const fin = tc::fast::fast_in(p);
+    int const elements = 1 << (p.log_length + p.log_tile);
+    for (std::int64_t b : {std::int64_t{0}, p.blocks / 3, p.blocks - 1}) {
+      tc::BlockOrigin const o = tc::block_origin(p, b);
+      for (int e = 0; e < elements; e += 4) {
+        for (int i = 0; i < 4; ++i) {
+          auto const x = tc::fast::tile_element(e + i, fin, p.log_tile, p.log_length);
+          std::int64_t const at = o.in_base + x.t * p.in_stride[0] + x.n * p.in_elem_stride;
+          if (i == 0) {
+            ASSERT_EQ(at % 4, 0) << d.dims[0] << " x " << d.dims[1] << " block " << b;
+          }
+          auto const x0 = tc::fast::tile_element(e, fin, p.log_tile, p.log_length);
+          ASSERT_EQ(at, o.in_base + x0.t * p.in_stride[0] + x0.n * p.in_elem_stride + i);
+        }
+      }
+    }
+  }
+}
+
+TEST(TcPlanLogic, VectorLoadsCopyAlignedRunsOfFour) {
+  for (int k = 8; k <= 27; ++k) {
+    for (std::int64_t batch : {std::int64_t{1}, std::int64_t{3}}) {
+      PassLayout layout;
+      ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, batch), {},
+                                                  layout),
+                fftcore::Status::kSuccess);
+      int fast_passes = 0;
+      for (PassParams const& p : layout.passes) fast_passes += fftcore::detail::tc::fast::eligible(p);
+      // Every register-chained pass of a 1-D transform takes the 16-byte copies.
+      int vector_passes = 0;
+      expect_vector_runs_aligned(desc_1d(std::int64_t{1} << k, batch), vector_passes);
+      EXPECT_EQ(vector_passes, fast_passes) << "2^" << k;
+    }
+  }
+  for (int r = 1; r <= 13; ++r) {
+    for (int c = 1; c <= 13 && r + c <= 24; ++c) {
+      int vector_passes = 0;
+      expect_vector_runs_aligned(desc_2d(std::int64_t{1} << r, std::int64_t{1} << c, 5),
+                                 vector_passes);
+    }
+  }
+  int vector_passes = 0;
+  expect_vector_runs_aligned(desc_2d(512, 512, 1), vector_passes);
+  EXPECT_EQ(vector_passes, 2) << "rows and columns";
 }
 
 /// The kernel's 32-bit twiddle exponent (operands mod 2^32) equals the 64-bit definition.

@@ -5,8 +5,10 @@
 //
 // A pass of length L = 256 Q (Q = 1..16) on a tile of T sequences, FP16 (__half2) in shared
 // memory, one 32-bit word per element:
+//   copy:    the tile, in memory order, into a staging buffer (cp.async, 16 or 4 bytes), a tile
+//            ahead of the compute (blocks loop over tiles);
 //   load and step C, fused: thread task (t, m), m < 256 (load_task): the Q values x[m + 256 q]
-//            loaded from global memory (layout as in PassParams) into registers, times a
+//            read from the staging buffer into registers, times a
 //            power-of-two gain, their Q-point DFT in FP32 on CUDA cores (Q > 1), times
 //            W_L^(m k_q), written to shared memory once (index m + 256 k_q);
 //   step A:  warp task (t, k_q): the 256-point DFT of the 256 contiguous values of k_q as two
@@ -38,6 +40,18 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
 FFTCORE_HD inline bool fast_in(PassParams const& p) { return p.in_stride[0] == 1 && p.log_tile > 0; }
 FFTCORE_HD inline bool fast_out(PassParams const& p) {
   return p.out_stride[0] == 1 && p.log_tile > 0;
+}
+
+/// Whether the tiles of `p` can be copied into shared memory 16 bytes (4 elements) at a time:
+/// in memory order a tile is runs of 4 contiguous, 16-byte aligned elements (given a 16-byte
+/// aligned buffer) when the contiguous index (t for adjacent columns, n for rows) has unit
+/// stride and every other stride, and so every tile origin, is a multiple of 4 elements.
+FFTCORE_HD inline bool vector_loads(PassParams const& p) {
+  for (int i = 1; i < kDigits; ++i) {
+    if (p.in_stride[i] % 4 != 0) return false;
+  }
+  if (fast_in(p)) return p.log_tile >= 2 && p.in_elem_stride % 4 == 0;
+  return p.in_elem_stride == 1 && p.in_stride[0] % 4 == 0;
 }
 
 /// The shared-memory slot of element n of tile sequence t: sequences back to back, the low five

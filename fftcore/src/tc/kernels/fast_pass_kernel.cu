@@ -18,7 +18,11 @@
 
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 namespace fftcore::detail::tc {
@@ -84,10 +88,30 @@ __device__ __forceinline__ std::uint32_t half2_bits(__half2 h) {
   return *reinterpret_cast<std::uint32_t*>(&h);
 }
 
+/// Asynchronous global -> shared copies (sm_80+): the next tile's loads stay in flight while
+/// the block computes the current one, without holding registers. copy_async16 copies `bytes`
+/// (0..16) and fills the rest of the 16 with zeros.
+__device__ __forceinline__ void copy_async16(std::uint32_t smem_addr, void const* gmem, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr), "l"(gmem),
+               "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void copy_async4(std::uint32_t smem_addr, void const* gmem) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(smem_addr), "l"(gmem)
+               : "memory");
+}
+__device__ __forceinline__ void copy_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void copy_async_wait_all() {
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+}
+
 /// W_{2^28}^ex from the two tables.
 __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 const* fine,
                                                std::uint32_t ex, bool inverse) {
-  float2 wv = cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
+  float2 wv =
+      cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
   if (inverse) wv.y = -wv.y;
   return wv;
 }
@@ -104,10 +128,10 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
                                                : kMaxThreads > 256 ? FFTCORE_TC_FAST_MIN_BLOCKS
                                                                    : 2 * FFTCORE_TC_FAST_MIN_BLOCKS)
     fast_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
-                     float2 const* fine, int inverse_flag) {
+                     float2 const* fine, int inverse_flag, int vector_flag) {
   constexpr int kLogL = kLogQ + fast::kLogSub;
   constexpr int kQ = 1 << kLogQ;
-  extern __shared__ std::uint32_t tile[];  // __half2 bits
+  extern __shared__ std::uint32_t tile[];  // __half2 bits: the tile, then two staging buffers
   __shared__ FastShared sh;
   bool const inverse = inverse_flag != 0;
   int const log_t = kLogT >= 0 ? kLogT : p.log_tile;
@@ -118,47 +142,59 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   int const group = lane >> 2;
   int const quad = lane & 3;
   fast::Swizzle const sw = fast::make_swizzle(kLogL, log_t, kFastOut);
-  BlockOrigin const o = block_origin(p, blockIdx.x);
-  int const valid_t =
-      static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << log_t));
+  auto const blocks = static_cast<std::uint32_t>(p.blocks);
+  int const tile_words = threads * kElementsPerThread;  // T L
 
-  // Load (fast::load_task): the Q values of each of the thread's 16 / Q step-C tasks, 16 loads
-  // in flight before anything else (warp 0's block constants below wait for them, not the
-  // other way round). Raw FP16 bits; raw[s Q + q] = x(t_s, m_s + 256 q).
-  std::uint32_t raw[kElementsPerThread];
+  // Staged (1024-thread tiles, one block per SM): the block loops over tiles
+  // b = blockIdx.x + i gridDim.x (the grid is what stays resident, launch_fast), and the copies
+  // of tile b + gridDim.x are in flight while it computes tile b; with one block per SM nothing
+  // else hides the loads (2^22: 3.07 -> 2.56 ms). A staging buffer holds a tile in memory order:
+  // element e at word e, (t, n) = tile_element(e) (t fastest for adjacent-columns input, n
+  // fastest for rows), copied 16 bytes (4 elements) at a time where the pass and the pointer
+  // allow it (fast::vector_loads), else 4. Smaller tiles (four or two blocks per SM) load
+  // straight into registers, one tile per block: staged they ran 4-10 % slower (NOTES.md,
+  // session 5).
+  constexpr bool kStaged = kMaxThreads > 512;
   fast::TileElement const task0 = fast::load_task(tid, 0, threads, kFastIn, log_t);
-  {
-    auto const* in = reinterpret_cast<std::uint32_t const*>(src) + o.in_base;
-    int const s0 = static_cast<int>(p.in_stride[0]);
-    bool const whole = valid_t == (1 << log_t);
-    // elem_stride is 1 (contiguous rows) or a run-time value; the in-tile offset of element
-    // (s, q) is d.t s0 + (d.n + 256 q) elem_stride past the thread's first element, with
-    // (d.t, d.n) = load_task(0, s) a constant when T is.
-    auto load_all = [&](auto elem_stride, auto row_stride) {
-      auto const* first = in + (task0.t * row_stride + task0.n * elem_stride);
+  std::uint32_t* const stage = tile + tile_words;
+  auto const stage_base = static_cast<std::uint32_t>(__cvta_generic_to_shared(stage));
+  bool const vector_loads = vector_flag != 0;
+  auto const issue_loads = [&](std::uint32_t b, int buf) {
+    BlockOrigin const oi = block_origin(p, b);
+    int const valid =
+        static_cast<int>(min(p.extent[0] - oi.d0, static_cast<std::int64_t>(1) << log_t));
+    auto const* in = reinterpret_cast<std::uint32_t const*>(src) + oi.in_base;
+    int const s0 = kFastIn ? 1 : static_cast<int>(p.in_stride[0]);
+    int const se = static_cast<int>(p.in_elem_stride);
+    int const buf_words = buf * tile_words;
+    std::uint32_t const buf_addr = stage_base + 4u * static_cast<std::uint32_t>(buf_words);
+    if (vector_loads) {
 #pragma unroll
-      for (int s = 0; s < kElementsPerThread / kQ; ++s) {
-        fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
-        auto const* row = first + d.t * row_stride;
-        bool const ok = whole || task0.t + d.t < valid_t;
+      for (int j = 0; j < kElementsPerThread / 4; ++j) {
+        int const e = 4 * (tid + j * threads);
+        fast::TileElement const x = fast::tile_element(e, kFastIn, log_t, kLogL);
+        // Elements of the chunk inside the tile (adjacent columns: t .. t + 3 of `valid`).
+        int const bytes = kFastIn ? 4 * max(0, min(4, valid - x.t)) : (x.t < valid ? 16 : 0);
+        copy_async16(buf_addr + 4u * static_cast<std::uint32_t>(e),
+                     bytes > 0 ? in + (x.t * s0 + x.n * se) : in, bytes);
+      }
+    } else {
 #pragma unroll
-        for (int q = 0; q < kQ; ++q) {
-          raw[s * kQ + q] = ok ? row[(d.n + (q << fast::kLogSub)) * elem_stride] : 0u;
+      for (int i = 0; i < kElementsPerThread; ++i) {
+        int const e = tid + i * threads;
+        fast::TileElement const x = fast::tile_element(e, kFastIn, log_t, kLogL);
+        if (x.t < valid) {
+          copy_async4(buf_addr + 4u * static_cast<std::uint32_t>(e), in + (x.t * s0 + x.n * se));
+        } else {
+          stage[buf_words + e] = 0u;
         }
       }
-    };
-    int const se = static_cast<int>(p.in_elem_stride);
-    if constexpr (kFastIn) {
-      load_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
-    } else if (se == 1) {
-      load_all(std::integral_constant<int, 1>{}, s0);
-    } else {
-      load_all(se, s0);
     }
-  }
+    copy_async_commit();
+  };
 
-  // Block constants (warp 0): the DFT-16 fragments and the step-A twiddles.
-  if (warp == 0) {
+  // Block constants (warp 0, once): the DFT-16 fragments and the step-A twiddles.
+  auto const write_constants = [&] {
     Dft16Fragments const f = load_dft16_fragments(coarse, inverse);
     sh.dft[0][lane] = as_uint4(f.re_hi);
     sh.dft[1][lane] = as_uint4(f.re_lo);
@@ -183,281 +219,386 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         sh.twiddle[2 * j + a][lane] = make_float4(w0.x, w0.y, w1.x, w1.y);
       }
     }
+  };
+  if constexpr (kStaged) {
+    issue_loads(blockIdx.x, 0);
+    if (warp == 0) write_constants();
   }
 
-  // The tile's range: each warp's largest component, then one barrier.
-  __half2 hmax = __float2half2_rn(0.f);
-#pragma unroll
-  for (int i = 0; i < kElementsPerThread; ++i) {
-    hmax = __hmax2(hmax, __habs2(*reinterpret_cast<__half2 const*>(&raw[i])));
-  }
-  float local_max = fmaxf(__low2float(hmax), __high2float(hmax));
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) {
-    local_max = fmaxf(local_max, __shfl_xor_sync(0xffffffffu, local_max, offset));
-  }
-  if (lane == 0) sh.warp_max[warp] = local_max;
-  __syncthreads();
-  float tile_max = 0.f;
-  for (int w = 0; w < (threads >> 5); ++w) tile_max = fmaxf(tile_max, sh.warp_max[w]);
-  // gain = 2^e with max * gain <= 2^11 / Q: the FP16 values of step C stay below sqrt(2) 2^11
-  // and the step-A intermediate below 16 sqrt(2) 2^11 < 2^15.5.
-  // With m = max in [2^em, 2^(em+1)), e = 10 - log2 Q - em gives m 2^e < 2^11 / Q (one bit
-  // short of the largest such power where m is a power of two). Exact powers of two from bits.
-  int gain_exp = 0;
-  {
-    unsigned int const bits = __float_as_uint(tile_max);  // non-negative (or +inf: gain 1)
-    int const em = static_cast<int>(bits >> 23) - 127;
-    if (bits != 0u && em < 128) gain_exp = max(-14, min(15, 10 - kLogQ - em));
-  }
-  float const gain = __uint_as_float(static_cast<unsigned int>(127 + gain_exp) << 23);
-  float const inv_gain = __uint_as_float(static_cast<unsigned int>(127 - gain_exp) << 23);
-
-  // Step C in registers: per task, the Q-point DFT over q, times gain W_L^(m k_q), rounded to
-  // FP16 and written to shared memory at m + 256 k_q (Q = 1: the gain alone). Slots split over
-  // the bits like the tasks: slot(task s) = slot(task 0) ^ slot(load_task(0, s)).
-  int const task_slot0 = fast::slot(sw, task0.t, task0.n);
-  if constexpr (kQ == 1) {
-    __half2 const hgain = __float2half2_rn(gain);
-#pragma unroll
-    for (int s = 0; s < kElementsPerThread; ++s) {
-      fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
-      tile[task_slot0 ^ fast::slot(sw, d.t, d.n)] =
-          half2_bits(__hmul2(*reinterpret_cast<__half2 const*>(&raw[s]), hgain));
-    }
-  } else {
-    // The inverse as conj(forward(conj x)): the butterflies carry no direction (a sign flip
-    // of the imaginary half on the way in and out).
-    std::uint32_t const conj_mask = inverse ? 0x80000000u : 0u;
-#pragma unroll
-    for (int s = 0; s < kElementsPerThread / kQ; ++s) {
-      fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
-      int const m = task0.n + d.n;
-      int const slot_m = task_slot0 ^ fast::slot(sw, d.t, d.n);
-      float2 a[kQ];
-#pragma unroll
-      for (int q = 0; q < kQ; ++q) {
-        std::uint32_t const bits = raw[s * kQ + q] ^ conj_mask;
-        a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
-      }
-      dft_pow2<kLogQ>(a);
-      float2 const w1 = coarse_twiddle(coarse, m << (kLogCoarse - kLogL), false);
-      float2 wk = cscale(w1, gain);
-#pragma unroll
-      for (int k = 0; k < kQ; ++k) {
-        float2 v = a[bit_reverse<kLogQ>(k)];
-        if (k == 0) {
-          v = cscale(v, gain);
-        } else {
-          if (k > 1) wk = cmul(wk, w1);
-          v = cmul(v, wk);
-        }
-        tile[fast::step_c_slot(sw, slot_m, k)] = half2_bits(__float22half2_rn(v)) ^ conj_mask;
-      }
-    }
-  }
-  __syncthreads();
-
-  // Step A: per warp task (t, k_q), the 256-point DFT as Y = F X, Y' = Y .* W_256, Z = Y' F.
-  {
-    float const factor = p.scale * inv_gain;
-    int const warps = threads >> 5;
-    auto const twiddle_base = static_cast<std::uint32_t>(o.twiddle_base);
-    auto const twiddle_stride0 = static_cast<std::uint32_t>(p.twiddle_stride[0]);
-    int const log_tw = p.log_twiddle_n;
+  int buf = 0;
 #pragma unroll 1
-    for (int u = 0; u < 2; ++u) {
-      int const task = warp + u * warps;
-      int const t = task >> kLogQ;
-      int const kq = task & (kQ - 1);
-      // B fragments: real and imaginary halves of x[n1 + 16 n2] and x[n1 + 16 (n2 + 1)].
-      int const base = fast::step_a_base(sw, t, kq, group, quad);
-      std::uint32_t br[2][2], bi[2][2];
+  for (std::uint32_t b = blockIdx.x; b < blocks; b += gridDim.x, buf ^= 1) {
+    BlockOrigin const o = block_origin(p, b);
+    int const valid_t =
+        static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << log_t));
+    // This tile's copies (every thread's), then the next tile's into the other buffer: its last
+    // readers finished before the barriers of the previous iteration. Raw FP16 bits of the
+    // step-C tasks (fast::load_task): raw[s Q + q] = x(t_s, m_s + 256 q); consecutive lanes read
+    // consecutive words.
+    std::uint32_t raw[kElementsPerThread];
+    if constexpr (kStaged) {
+      copy_async_wait_all();
+      __syncthreads();
+      auto const word = [&](fast::TileElement x) {
+        return kFastIn ? (x.n << log_t) + x.t : (x.t << kLogL) + x.n;
+      };
+      std::uint32_t const* const from = stage + buf * tile_words + word(task0);
 #pragma unroll
-      for (int j = 0; j < 2; ++j) {
+      for (int s = 0; s < kElementsPerThread / kQ; ++s) {
+        fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
 #pragma unroll
-        for (int r = 0; r < 2; ++r) {
-          std::uint32_t const lo = tile[fast::step_a_slot(base, j, 0, r)];
-          std::uint32_t const hi = tile[fast::step_a_slot(base, j, 1, r)];
-          br[j][r] = __byte_perm(lo, hi, 0x5410);
-          bi[j][r] = __byte_perm(lo, hi, 0x7632);
+        for (int q = 0; q < kQ; ++q) {
+          raw[s * kQ + q] = from[word({d.t, d.n + (q << fast::kLogSub)})];
         }
       }
-      // Y = F X (rows k1, columns n1), F = F_hi + F_lo, X exact in FP16.
-      Dft16Fragments f;
-      from_uint4(f.re_hi, sh.dft[0][lane]);
-      from_uint4(f.re_lo, sh.dft[1][lane]);
-      from_uint4(f.im_hi, sh.dft[2][lane]);
-      from_uint4(f.im_lo, sh.dft[3][lane]);
-      float yr[2][4], yi[2][4];
+      if (b + gridDim.x < blocks) issue_loads(b + gridDim.x, buf ^ 1);
+    } else {
+      // Straight into registers: the Q values of each of the thread's 16 / Q step-C tasks, 16
+      // loads in flight before anything else (warp 0's block constants wait for them, not the
+      // other way round).
+      auto const* in = reinterpret_cast<std::uint32_t const*>(src) + o.in_base;
+      int const s0 = static_cast<int>(p.in_stride[0]);
+      bool const whole = valid_t == (1 << log_t);
+      // elem_stride is 1 (contiguous rows) or a run-time value; the in-tile offset of element
+      // (s, q) is d.t s0 + (d.n + 256 q) elem_stride past the thread's first element, with
+      // (d.t, d.n) = load_task(0, s) a constant when T is.
+      auto load_all = [&](auto elem_stride, auto row_stride) {
+        auto const* first = in + (task0.t * row_stride + task0.n * elem_stride);
 #pragma unroll
-      for (int j = 0; j < 2; ++j) {
-        std::uint32_t const nbi0 = negate_halves(bi[j][0]);
-        std::uint32_t const nbi1 = negate_halves(bi[j][1]);
-        mma_16x8x16_first(yr[j], f.re_lo, br[j][0], br[j][1]);
-        mma_16x8x16(yr[j], f.im_lo, nbi0, nbi1);
-        mma_16x8x16(yr[j], f.re_hi, br[j][0], br[j][1]);
-        mma_16x8x16(yr[j], f.im_hi, nbi0, nbi1);
-        mma_16x8x16_first(yi[j], f.re_lo, bi[j][0], bi[j][1]);
-        mma_16x8x16(yi[j], f.im_lo, br[j][0], br[j][1]);
-        mma_16x8x16(yi[j], f.re_hi, bi[j][0], bi[j][1]);
-        mma_16x8x16(yi[j], f.im_hi, br[j][0], br[j][1]);
-      }
-      // Y' = Y .* W_256^(n1 k1), rounded into the A fragments of Y' (A reg r = n-tile r >> 1,
-      // floats 2 (r & 1), 2 (r & 1) + 1).
-      std::uint32_t ar[4], ai[4], nai[4];
+        for (int s = 0; s < kElementsPerThread / kQ; ++s) {
+          fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
+          auto const* row = first + d.t * row_stride;
+          bool const ok = whole || task0.t + d.t < valid_t;
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        int const j = r >> 1;
-        int const i0 = 2 * (r & 1);
-        float4 const wv = sh.twiddle[2 * j + (r & 1)][lane];
-        float2 const v0 = cmul(make_float2(yr[j][i0], yi[j][i0]), make_float2(wv.x, wv.y));
-        float2 const v1 = cmul(make_float2(yr[j][i0 + 1], yi[j][i0 + 1]), make_float2(wv.z, wv.w));
-        ar[r] = half2_bits(__floats2half2_rn(v0.x, v1.x));
-        ai[r] = half2_bits(__floats2half2_rn(v0.y, v1.y));
-        nai[r] = negate_halves(ai[r]);
-      }
-      // Z = Y' F: the B fragments of F for n-tile j are its A registers j and j + 2, staged
-      // pairwise in sh.dft_b (x, y: n-tile 0; z, w: n-tile 1).
-      uint4 const b_re_hi = sh.dft_b[0][lane], b_re_lo = sh.dft_b[1][lane];
-      uint4 const b_im_hi = sh.dft_b[2][lane], b_im_lo = sh.dft_b[3][lane];
-      float zr[2][4], zi[2][4];
-#pragma unroll
-      for (int j = 0; j < 2; ++j) {
-        auto const lo = [j](uint4 v) { return j == 0 ? v.x : v.z; };
-        auto const hi = [j](uint4 v) { return j == 0 ? v.y : v.w; };
-        mma_16x8x16_first(zr[j], ar, lo(b_re_lo), hi(b_re_lo));
-        mma_16x8x16(zr[j], nai, lo(b_im_lo), hi(b_im_lo));
-        mma_16x8x16(zr[j], ar, lo(b_re_hi), hi(b_re_hi));
-        mma_16x8x16(zr[j], nai, lo(b_im_hi), hi(b_im_hi));
-        mma_16x8x16_first(zi[j], ar, lo(b_im_lo), hi(b_im_lo));
-        mma_16x8x16(zi[j], ai, lo(b_re_lo), hi(b_re_lo));
-        mma_16x8x16(zi[j], ar, lo(b_im_hi), hi(b_im_hi));
-        mma_16x8x16(zi[j], ai, lo(b_re_hi), hi(b_re_hi));
-      }
-      std::uint32_t outv[2][4];
-      if (log_tw > 0) {
-        // Output twiddles: k = k0 + 8 Q a + 16 Q b + 128 Q j for float i of n-tile j (a = i >> 1,
-        // b = i & 1), so W^(tw k) = W^(tw k0) W^(tw 8Q)^a W^(tw 16Q)^b W^(tw 128Q)^j; the
-        // output factor rides on W^(tw k0).
-        std::uint32_t const tw = twiddle_base + static_cast<std::uint32_t>(t) * twiddle_stride0;
-        std::uint32_t const k0 = static_cast<std::uint32_t>(kq + kQ * (group + 32 * quad));
-        float2 const w0 = cscale(
-            pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, k0, log_tw), inverse), factor);
-        float2 const s8 =
-            pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 8u * kQ, log_tw), inverse);
-        float2 const s16 =
-            pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 16u * kQ, log_tw), inverse);
-        float2 const s128 =
-            pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 128u * kQ, log_tw), inverse);
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-          float2 const wj = j == 0 ? w0 : cmul(w0, s128);
-          float2 const wa[2] = {wj, cmul(wj, s8)};
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            float2 wi = wa[i >> 1];
-            if ((i & 1) != 0) wi = cmul(wi, s16);
-            outv[j][i] = half2_bits(__float22half2_rn(cmul(make_float2(zr[j][i], zi[j][i]), wi)));
+          for (int q = 0; q < kQ; ++q) {
+            raw[s * kQ + q] = ok ? row[(d.n + (q << fast::kLogSub)) * elem_stride] : 0u;
           }
         }
-      } else if (p.store_factors != nullptr) {
-        // ExecuteHooks::store_factors (the last pass, which has no twiddles): output
-        // k = k0 + Q (8 a + 16 b + 128 j) of float i = 2 a + b of n-tile j times its factor,
-        // indexed by its offset in the destination & mask, before the one rounding.
-        auto const k0 = static_cast<std::uint32_t>(kq + kQ * (group + 32 * quad));
-        auto const se = static_cast<std::uint32_t>(p.out_elem_stride);
-        std::uint32_t const at0 = static_cast<std::uint32_t>(o.out_base) +
-                                  static_cast<std::uint32_t>(t) *
-                                      static_cast<std::uint32_t>(p.out_stride[0]) +
-                                  k0 * se;
-        bool const conjugate = p.conjugate_store != 0;
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            std::uint32_t const dk = kQ * (8 * (i >> 1) + 16 * (i & 1) + 128 * j);
-            float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
-                             ((at0 + dk * se) & p.factor_mask));
-            if (conjugate) h.y = -h.y;
-            float2 const y = cmul(make_float2(zr[j][i], zi[j][i]), cscale(h, factor));
-            outv[j][i] = half2_bits(__float22half2_rn(y));
-          }
-        }
+      };
+      int const se = static_cast<int>(p.in_elem_stride);
+      if constexpr (kFastIn) {
+        load_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
+      } else if (se == 1) {
+        load_all(std::integral_constant<int, 1>{}, s0);
       } else {
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            outv[j][i] = half2_bits(__floats2half2_rn(zr[j][i] * factor, zi[j][i] * factor));
-          }
-        }
+        load_all(se, s0);
       }
-      __syncwarp();
-#pragma unroll
-      for (int j = 0; j < 2; ++j) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          tile[fast::step_a_slot(base, i >> 1, i & 1, j)] = outv[j][i];
-        }
-      }
+      if (warp == 0) write_constants();
     }
-  }
-  __syncthreads();
 
-  // Store: output k of sequence t from 256 (k mod Q) + k / Q; element i of the thread is
-  // tile_element(tid) + tile_element(i * threads) (disjoint bits, the second part a constant
-  // when T is), its slot likewise.
-  {
-    fast::TileElement const out0 = fast::tile_element(tid, kFastOut, log_t, kLogL);
-    int const store_slot0 = fast::store_slot(sw, tid, kFastOut, log_t);
+    // The tile's range: each warp's largest component, then one barrier.
+    __half2 hmax = __float2half2_rn(0.f);
 #pragma unroll
     for (int i = 0; i < kElementsPerThread; ++i) {
-      raw[i] = tile[store_slot0 ^ fast::store_slot(sw, i * threads, kFastOut, log_t)];
+      hmax = __hmax2(hmax, __habs2(*reinterpret_cast<__half2 const*>(&raw[i])));
     }
-    auto* out = reinterpret_cast<std::uint32_t*>(dst) + o.out_base;
-    bool const whole = valid_t == (1 << log_t);
-    auto store_all = [&](auto elem_stride, auto row_stride) {
-      auto* first = out + (out0.t * row_stride + out0.n * elem_stride);
+    float local_max = fmaxf(__low2float(hmax), __high2float(hmax));
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      local_max = fmaxf(local_max, __shfl_xor_sync(0xffffffffu, local_max, offset));
+    }
+    if (lane == 0) sh.warp_max[warp] = local_max;
+    __syncthreads();
+    float tile_max = 0.f;
+    for (int w = 0; w < (threads >> 5); ++w) tile_max = fmaxf(tile_max, sh.warp_max[w]);
+    // gain = 2^e with max * gain <= 2^11 / Q: the FP16 values of step C stay below sqrt(2) 2^11
+    // and the step-A intermediate below 16 sqrt(2) 2^11 < 2^15.5.
+    // With m = max in [2^em, 2^(em+1)), e = 10 - log2 Q - em gives m 2^e < 2^11 / Q (one bit
+    // short of the largest such power where m is a power of two). Exact powers of two from bits.
+    int gain_exp = 0;
+    {
+      unsigned int const bits = __float_as_uint(tile_max);  // non-negative (or +inf: gain 1)
+      int const em = static_cast<int>(bits >> 23) - 127;
+      if (bits != 0u && em < 128) gain_exp = max(-14, min(15, 10 - kLogQ - em));
+    }
+    float const gain = __uint_as_float(static_cast<unsigned int>(127 + gain_exp) << 23);
+    float const inv_gain = __uint_as_float(static_cast<unsigned int>(127 - gain_exp) << 23);
+
+    // Step C in registers: per task, the Q-point DFT over q, times gain W_L^(m k_q), rounded to
+    // FP16 and written to shared memory at m + 256 k_q (Q = 1: the gain alone). Slots split over
+    // the bits like the tasks: slot(task s) = slot(task 0) ^ slot(load_task(0, s)).
+    int const task_slot0 = fast::slot(sw, task0.t, task0.n);
+    if constexpr (kQ == 1) {
+      __half2 const hgain = __float2half2_rn(gain);
+#pragma unroll
+      for (int s = 0; s < kElementsPerThread; ++s) {
+        fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
+        tile[task_slot0 ^ fast::slot(sw, d.t, d.n)] =
+            half2_bits(__hmul2(*reinterpret_cast<__half2 const*>(&raw[s]), hgain));
+      }
+    } else {
+      // The inverse as conj(forward(conj x)): the butterflies carry no direction (a sign flip
+      // of the imaginary half on the way in and out).
+      std::uint32_t const conj_mask = inverse ? 0x80000000u : 0u;
+#pragma unroll
+      for (int s = 0; s < kElementsPerThread / kQ; ++s) {
+        fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
+        int const m = task0.n + d.n;
+        int const slot_m = task_slot0 ^ fast::slot(sw, d.t, d.n);
+        float2 a[kQ];
+#pragma unroll
+        for (int q = 0; q < kQ; ++q) {
+          std::uint32_t const bits = raw[s * kQ + q] ^ conj_mask;
+          a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
+        }
+        dft_pow2<kLogQ>(a);
+        float2 const w1 = coarse_twiddle(coarse, m << (kLogCoarse - kLogL), false);
+        float2 wk = cscale(w1, gain);
+#pragma unroll
+        for (int k = 0; k < kQ; ++k) {
+          float2 v = a[bit_reverse<kLogQ>(k)];
+          if (k == 0) {
+            v = cscale(v, gain);
+          } else {
+            if (k > 1) wk = cmul(wk, w1);
+            v = cmul(v, wk);
+          }
+          tile[fast::step_c_slot(sw, slot_m, k)] = half2_bits(__float22half2_rn(v)) ^ conj_mask;
+        }
+      }
+    }
+    __syncthreads();
+
+    // Step A: per warp task (t, k_q), the 256-point DFT as Y = F X, Y' = Y .* W_256, Z = Y' F.
+    {
+      float const factor = p.scale * inv_gain;
+      int const warps = threads >> 5;
+      auto const twiddle_base = static_cast<std::uint32_t>(o.twiddle_base);
+      auto const twiddle_stride0 = static_cast<std::uint32_t>(p.twiddle_stride[0]);
+      int const log_tw = p.log_twiddle_n;
+#pragma unroll 1
+      for (int u = 0; u < 2; ++u) {
+        int const task = warp + u * warps;
+        int const t = task >> kLogQ;
+        int const kq = task & (kQ - 1);
+        // B fragments: real and imaginary halves of x[n1 + 16 n2] and x[n1 + 16 (n2 + 1)].
+        int const base = fast::step_a_base(sw, t, kq, group, quad);
+        std::uint32_t br[2][2], bi[2][2];
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+#pragma unroll
+          for (int r = 0; r < 2; ++r) {
+            std::uint32_t const lo = tile[fast::step_a_slot(base, j, 0, r)];
+            std::uint32_t const hi = tile[fast::step_a_slot(base, j, 1, r)];
+            br[j][r] = __byte_perm(lo, hi, 0x5410);
+            bi[j][r] = __byte_perm(lo, hi, 0x7632);
+          }
+        }
+        // Y = F X (rows k1, columns n1), F = F_hi + F_lo, X exact in FP16.
+        Dft16Fragments f;
+        from_uint4(f.re_hi, sh.dft[0][lane]);
+        from_uint4(f.re_lo, sh.dft[1][lane]);
+        from_uint4(f.im_hi, sh.dft[2][lane]);
+        from_uint4(f.im_lo, sh.dft[3][lane]);
+        float yr[2][4], yi[2][4];
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+          std::uint32_t const nbi0 = negate_halves(bi[j][0]);
+          std::uint32_t const nbi1 = negate_halves(bi[j][1]);
+          mma_16x8x16_first(yr[j], f.re_lo, br[j][0], br[j][1]);
+          mma_16x8x16(yr[j], f.im_lo, nbi0, nbi1);
+          mma_16x8x16(yr[j], f.re_hi, br[j][0], br[j][1]);
+          mma_16x8x16(yr[j], f.im_hi, nbi0, nbi1);
+          mma_16x8x16_first(yi[j], f.re_lo, bi[j][0], bi[j][1]);
+          mma_16x8x16(yi[j], f.im_lo, br[j][0], br[j][1]);
+          mma_16x8x16(yi[j], f.re_hi, bi[j][0], bi[j][1]);
+          mma_16x8x16(yi[j], f.im_hi, br[j][0], br[j][1]);
+        }
+        // Y' = Y .* W_256^(n1 k1), rounded into the A fragments of Y' (A reg r = n-tile r >> 1,
+        // floats 2 (r & 1), 2 (r & 1) + 1).
+        std::uint32_t ar[4], ai[4], nai[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          int const j = r >> 1;
+          int const i0 = 2 * (r & 1);
+          float4 const wv = sh.twiddle[2 * j + (r & 1)][lane];
+          float2 const v0 = cmul(make_float2(yr[j][i0], yi[j][i0]), make_float2(wv.x, wv.y));
+          float2 const v1 =
+              cmul(make_float2(yr[j][i0 + 1], yi[j][i0 + 1]), make_float2(wv.z, wv.w));
+          ar[r] = half2_bits(__floats2half2_rn(v0.x, v1.x));
+          ai[r] = half2_bits(__floats2half2_rn(v0.y, v1.y));
+          nai[r] = negate_halves(ai[r]);
+        }
+        // Z = Y' F: the B fragments of F for n-tile j are its A registers j and j + 2, staged
+        // pairwise in sh.dft_b (x, y: n-tile 0; z, w: n-tile 1).
+        uint4 const b_re_hi = sh.dft_b[0][lane], b_re_lo = sh.dft_b[1][lane];
+        uint4 const b_im_hi = sh.dft_b[2][lane], b_im_lo = sh.dft_b[3][lane];
+        float zr[2][4], zi[2][4];
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+          auto const lo = [j](uint4 v) { return j == 0 ? v.x : v.z; };
+          auto const hi = [j](uint4 v) { return j == 0 ? v.y : v.w; };
+          mma_16x8x16_first(zr[j], ar, lo(b_re_lo), hi(b_re_lo));
+          mma_16x8x16(zr[j], nai, lo(b_im_lo), hi(b_im_lo));
+          mma_16x8x16(zr[j], ar, lo(b_re_hi), hi(b_re_hi));
+          mma_16x8x16(zr[j], nai, lo(b_im_hi), hi(b_im_hi));
+          mma_16x8x16_first(zi[j], ar, lo(b_im_lo), hi(b_im_lo));
+          mma_16x8x16(zi[j], ai, lo(b_re_lo), hi(b_re_lo));
+          mma_16x8x16(zi[j], ar, lo(b_im_hi), hi(b_im_hi));
+          mma_16x8x16(zi[j], ai, lo(b_re_hi), hi(b_re_hi));
+        }
+        std::uint32_t outv[2][4];
+        if (log_tw > 0) {
+          // Output twiddles: k = k0 + 8 Q a + 16 Q b + 128 Q j for float i of n-tile j (a = i >> 1,
+          // b = i & 1), so W^(tw k) = W^(tw k0) W^(tw 8Q)^a W^(tw 16Q)^b W^(tw 128Q)^j; the
+          // output factor rides on W^(tw k0).
+          std::uint32_t const tw = twiddle_base + static_cast<std::uint32_t>(t) * twiddle_stride0;
+          std::uint32_t const k0 = static_cast<std::uint32_t>(kq + kQ * (group + 32 * quad));
+          float2 const w0 = cscale(
+              pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, k0, log_tw), inverse), factor);
+          float2 const s8 =
+              pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 8u * kQ, log_tw), inverse);
+          float2 const s16 =
+              pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 16u * kQ, log_tw), inverse);
+          float2 const s128 =
+              pass_twiddle(coarse, fine, pass_twiddle_exponent32(tw, 128u * kQ, log_tw), inverse);
+#pragma unroll
+          for (int j = 0; j < 2; ++j) {
+            float2 const wj = j == 0 ? w0 : cmul(w0, s128);
+            float2 const wa[2] = {wj, cmul(wj, s8)};
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+              float2 wi = wa[i >> 1];
+              if ((i & 1) != 0) wi = cmul(wi, s16);
+              outv[j][i] = half2_bits(__float22half2_rn(cmul(make_float2(zr[j][i], zi[j][i]), wi)));
+            }
+          }
+        } else if (p.store_factors != nullptr) {
+          // ExecuteHooks::store_factors (the last pass, which has no twiddles): output
+          // k = k0 + Q (8 a + 16 b + 128 j) of float i = 2 a + b of n-tile j times its factor,
+          // indexed by its offset in the destination & mask, before the one rounding.
+          auto const k0 = static_cast<std::uint32_t>(kq + kQ * (group + 32 * quad));
+          auto const se = static_cast<std::uint32_t>(p.out_elem_stride);
+          std::uint32_t const at0 =
+              static_cast<std::uint32_t>(o.out_base) +
+              static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(p.out_stride[0]) + k0 * se;
+          bool const conjugate = p.conjugate_store != 0;
+#pragma unroll
+          for (int j = 0; j < 2; ++j) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+              std::uint32_t const dk = kQ * (8 * (i >> 1) + 16 * (i & 1) + 128 * j);
+              float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
+                               ((at0 + dk * se) & p.factor_mask));
+              if (conjugate) h.y = -h.y;
+              float2 const y = cmul(make_float2(zr[j][i], zi[j][i]), cscale(h, factor));
+              outv[j][i] = half2_bits(__float22half2_rn(y));
+            }
+          }
+        } else {
+#pragma unroll
+          for (int j = 0; j < 2; ++j) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+              outv[j][i] = half2_bits(__floats2half2_rn(zr[j][i] * factor, zi[j][i] * factor));
+            }
+          }
+        }
+        __syncwarp();
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            tile[fast::step_a_slot(base, i >> 1, i & 1, j)] = outv[j][i];
+          }
+        }
+      }
+    }
+    __syncthreads();
+
+    // Store: output k of sequence t from 256 (k mod Q) + k / Q; element i of the thread is
+    // tile_element(tid) + tile_element(i * threads) (disjoint bits, the second part a constant
+    // when T is), its slot likewise.
+    {
+      fast::TileElement const out0 = fast::tile_element(tid, kFastOut, log_t, kLogL);
+      int const store_slot0 = fast::store_slot(sw, tid, kFastOut, log_t);
 #pragma unroll
       for (int i = 0; i < kElementsPerThread; ++i) {
-        fast::TileElement const d = fast::tile_element(i * threads, kFastOut, log_t, kLogL);
-        if (whole || out0.t + d.t < valid_t) first[d.t * row_stride + d.n * elem_stride] = raw[i];
+        raw[i] = tile[store_slot0 ^ fast::store_slot(sw, i * threads, kFastOut, log_t)];
       }
-    };
-    int const s0 = static_cast<int>(p.out_stride[0]);
-    int const se = static_cast<int>(p.out_elem_stride);
-    if constexpr (kFastOut) {
-      store_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
-    } else if (se == 1) {
-      store_all(std::integral_constant<int, 1>{}, s0);
-    } else {
-      store_all(se, s0);
+      auto* out = reinterpret_cast<std::uint32_t*>(dst) + o.out_base;
+      bool const whole = valid_t == (1 << log_t);
+      auto store_all = [&](auto elem_stride, auto row_stride) {
+        auto* first = out + (out0.t * row_stride + out0.n * elem_stride);
+#pragma unroll
+        for (int i = 0; i < kElementsPerThread; ++i) {
+          fast::TileElement const d = fast::tile_element(i * threads, kFastOut, log_t, kLogL);
+          if (whole || out0.t + d.t < valid_t) first[d.t * row_stride + d.n * elem_stride] = raw[i];
+        }
+      };
+      int const s0 = static_cast<int>(p.out_stride[0]);
+      int const se = static_cast<int>(p.out_elem_stride);
+      if constexpr (kFastOut) {
+        store_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
+      } else if (se == 1) {
+        store_all(std::integral_constant<int, 1>{}, s0);
+      } else {
+        store_all(se, s0);
+      }
     }
-  }
+    if constexpr (!kStaged) break;  // one tile per block
+  }  // tiles
 }
 
-constexpr int kFastSmemBytes = (1 << fast::kLogBigTile) * 4;
+/// Dynamic shared memory of a tile of T L elements: the tile, and two staging buffers for the
+/// 1024-thread tiles.
+constexpr std::size_t fast_smem_bytes(int log_elements, bool staged) {
+  return std::size_t{staged ? 3 * 4 : 4} << log_elements;
+}
+constexpr int kFastSmemBytes = static_cast<int>(fast_smem_bytes(fast::kLogBigTile, true));
+
+/// FFTCORE_TC_PERSISTENT=0 in the environment launches the staged kernels with one block per
+/// tile (each block then copies and computes one tile, nothing in flight across tiles; for A/B
+/// measurements in one build; read once).
+bool persistent_grid() {
+  static bool const enabled = [] {
+    char const* v = std::getenv("FFTCORE_TC_PERSISTENT");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
 
 template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads>
 cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads>
-      <<<dim3(static_cast<unsigned>(pass.blocks)), dim3(static_cast<unsigned>(pass.threads)),
-         static_cast<std::size_t>(std::size_t{4} << (pass.log_length + pass.log_tile)), stream>>>(
-          pass, src, dst, coarse, fine, inverse ? 1 : 0);
+  auto const kernel = fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads>;
+  constexpr bool kStaged = kMaxThreads > 512;  // as in the kernel
+  std::size_t const smem = fast_smem_bytes(pass.log_length + pass.log_tile, kStaged);
+  auto grid = static_cast<unsigned>(pass.blocks);
+  if (kStaged && persistent_grid()) {
+    // As many blocks as stay resident (per tile size; cached per instantiation), at most one
+    // per tile.
+    static std::atomic<int> resident_cache[kLogMaxBlockElements + 1] = {};
+    std::atomic<int>& cached = resident_cache[pass.log_tile];
+    int per_sm = cached.load(std::memory_order_relaxed);
+    if (per_sm == 0) {
+      cudaError_t const e =
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, pass.threads, smem);
+      if (e != cudaSuccess) return e;
+      per_sm = per_sm > 0 ? per_sm : 1;
+      cached.store(per_sm, std::memory_order_relaxed);
+    }
+    int device = 0;
+    int sms = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess) return e;
+    grid = std::min(grid, static_cast<unsigned>(per_sm * sms));
+  }
+  kernel<<<dim3(grid), dim3(static_cast<unsigned>(pass.threads)), smem, stream>>>(
+      pass, src, dst, coarse, fine, inverse ? 1 : 0,
+      fast::vector_loads(pass) && (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0 ? 1 : 0);
   return cudaGetLastError();
 }
 
 template <int kLogQ, int kLogT, int kMaxThreads>
-cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst,
-                          float2 const* coarse, float2 const* fine, bool inverse,
-                          cudaStream_t stream) noexcept {
+cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                          float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   bool const fin = fast::fast_in(pass);
   bool const fout = fast::fast_out(pass);
   if (fin && fout) {
-    return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine,
-                                                              inverse, stream);
+    return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine, inverse,
+                                                              stream);
   }
   if (fin) {
     return launch_fast<kLogQ, kLogT, true, false, kMaxThreads>(pass, src, dst, coarse, fine,
@@ -467,8 +608,8 @@ cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst,
     return launch_fast<kLogQ, kLogT, false, true, kMaxThreads>(pass, src, dst, coarse, fine,
                                                                inverse, stream);
   }
-  return launch_fast<kLogQ, kLogT, false, false, kMaxThreads>(pass, src, dst, coarse, fine,
-                                                              inverse, stream);
+  return launch_fast<kLogQ, kLogT, false, false, kMaxThreads>(pass, src, dst, coarse, fine, inverse,
+                                                              stream);
 }
 
 /// The planner's usual tiles, T L = 2^12, 2^13 and 2^14 (256, 512, 1024 threads), have their own
@@ -481,20 +622,17 @@ template <int kLogQ>
 constexpr int kLogT12 = fast::kLogMaxTile - 1 - fast::kLogSub - kLogQ;
 
 template <int kLogQ>
-cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst,
-                          float2 const* coarse, float2 const* fine, bool inverse,
-                          cudaStream_t stream) noexcept {
+cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                          float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   if (pass.log_tile == kLogT14<kLogQ>) {
     return launch_fast_t<kLogQ, kLogT14<kLogQ>, 1024>(pass, src, dst, coarse, fine, inverse,
                                                       stream);
   }
   if (pass.log_tile == kLogT12<kLogQ>) {
-    return launch_fast_t<kLogQ, kLogT12<kLogQ>, 256>(pass, src, dst, coarse, fine, inverse,
-                                                     stream);
+    return launch_fast_t<kLogQ, kLogT12<kLogQ>, 256>(pass, src, dst, coarse, fine, inverse, stream);
   }
   if (pass.log_tile == kLogT13<kLogQ>) {
-    return launch_fast_t<kLogQ, kLogT13<kLogQ>, 512>(pass, src, dst, coarse, fine, inverse,
-                                                     stream);
+    return launch_fast_t<kLogQ, kLogT13<kLogQ>, 512>(pass, src, dst, coarse, fine, inverse, stream);
   }
   return launch_fast_t<kLogQ, -1, 512>(pass, src, dst, coarse, fine, inverse, stream);
 }
@@ -505,6 +643,10 @@ cudaError_t prepare_fast_t() noexcept {
   auto raise = [&](auto kernel) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kFastSmemBytes);
+    }
+    if (e == cudaSuccess && kMaxThreads > 512) {  // staged: a tile and two buffers, 198 KiB
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
     }
   };
   raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads>);
@@ -537,12 +679,18 @@ cudaError_t launch_fast_pass(PassParams const& pass, void const* src, void* dst,
                              float2 const* coarse, float2 const* fine, bool inverse,
                              cudaStream_t stream) noexcept {
   switch (pass.log_length - fast::kLogSub) {
-    case 0: return launch_fast_q<0>(pass, src, dst, coarse, fine, inverse, stream);
-    case 1: return launch_fast_q<1>(pass, src, dst, coarse, fine, inverse, stream);
-    case 2: return launch_fast_q<2>(pass, src, dst, coarse, fine, inverse, stream);
-    case 3: return launch_fast_q<3>(pass, src, dst, coarse, fine, inverse, stream);
-    case 4: return launch_fast_q<4>(pass, src, dst, coarse, fine, inverse, stream);
-    default: return cudaErrorInvalidValue;
+    case 0:
+      return launch_fast_q<0>(pass, src, dst, coarse, fine, inverse, stream);
+    case 1:
+      return launch_fast_q<1>(pass, src, dst, coarse, fine, inverse, stream);
+    case 2:
+      return launch_fast_q<2>(pass, src, dst, coarse, fine, inverse, stream);
+    case 3:
+      return launch_fast_q<3>(pass, src, dst, coarse, fine, inverse, stream);
+    case 4:
+      return launch_fast_q<4>(pass, src, dst, coarse, fine, inverse, stream);
+    default:
+      return cudaErrorInvalidValue;
   }
 }
 
