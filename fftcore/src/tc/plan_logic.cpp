@@ -189,15 +189,17 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 
 std::vector<int> split_length(int log_n, std::int64_t vector) {
   if (vector == 1) {
-    // Splits measured faster than the even one on the H200 (FFTCORE_TC_SPLIT sweep, same run,
-    // ms per 2^28 elements; fftcore/NOTES.md, session 4). 2^13 and 2^14 fit one pass of the
-    // general kernel, but a short pass plus a register-chained one beats it until the
-    // register-chained pass takes 8192 and 16384 points itself.
+    // Splits measured faster than the even one on the H200 (FFTCORE_TC_SPLIT sweeps, same run,
+    // ms per 2^28 elements; fftcore/NOTES.md, sessions 4 and 5). 2^13..2^15 and 2^23 lead with
+    // a strided pass of 2..8 points on CUDA cores (the short pass, near copy bandwidth) and
+    // end with 4096- or 1024-point register-chained passes.
     switch (log_n) {
-      case 13: return {1, 12};  // 2.87 (one pass) -> 2.18
-      case 14: return {6, 8};   // 3.26 (one pass) -> 2.75
-      case 18: return {8, 10};  // 2.14 (9, 9) -> 2.08
-      case 19: return {9, 10};  // 2.30 (10, 9) -> 2.23
+      case 13: return {1, 12};      // 2.87 (one general pass) -> 2.18 -> 1.53 (short pass)
+      case 14: return {2, 12};      // 3.26 (one general pass), 2.73 (6, 8) -> 1.60
+      case 15: return {3, 12};      // 2.62 (8, 7) -> 1.80
+      case 18: return {8, 10};      // 2.14 (9, 9) -> 2.08
+      case 19: return {9, 10};      // 2.30 (10, 9) -> 2.23
+      case 23: return {3, 10, 10};  // 3.75 (8, 8, 7) -> 2.88
       default: break;
     }
   }
