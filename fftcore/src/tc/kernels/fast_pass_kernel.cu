@@ -543,7 +543,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
 /// Dynamic shared memory of a tile of T L elements: the tile, and two staging buffers for the
 /// 1024-thread tiles.
 constexpr std::size_t fast_smem_bytes(int log_elements, bool staged) {
-  return std::size_t{staged ? 3 * 4 : 4} << log_elements;
+  return (staged ? std::size_t{3 * 4} : std::size_t{4}) << log_elements;
 }
 constexpr int kFastSmemBytes = static_cast<int>(fast_smem_bytes(fast::kLogBigTile, true));
 
