@@ -43,33 +43,8 @@ fftcore::PlanDesc desc_2d(std::int64_t rows, std::int64_t cols, std::int64_t bat
   return d;
 }
 
-/// In-place radix-2 FFT in double (the emulation's own merges), sign -1.
-void fft_double(std::vector<cd>& a) {
-  std::size_t const n = a.size();
-  for (std::size_t i = 1, j = 0; i < n; ++i) {
-    std::size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
-  static std::vector<std::vector<cd>> tables(40);  // tables[log len]: W_len^k, k < len / 2
-  for (std::size_t len = 2, log_len = 1; len <= n; len <<= 1, ++log_len) {
-    auto& table = tables[log_len];
-    if (table.empty()) {
-      for (std::size_t k = 0; k < len / 2; ++k) {
-        table.push_back(
-            std::polar(1.0, -kTwoPi * static_cast<double>(k) / static_cast<double>(len)));
-      }
-    }
-    for (std::size_t i = 0; i < n; i += len) {
-      for (std::size_t k = 0; k < len / 2; ++k) {
-        cd const u = a[i + k], v = a[i + k + len / 2] * table[k];
-        a[i + k] = u + v;
-        a[i + k + len / 2] = u - v;
-      }
-    }
-  }
-}
+/// The emulations' double reference (tests/common/reference_dft.hpp).
+void fft_double(std::vector<cd>& a) { tcfft::testing::fft_radix2(a); }
 
 /// The kernel's in-tile offset: 32-bit int arithmetic (the tests below check it cannot overflow).
 std::int64_t in_tile_offset(std::int64_t t, std::int64_t n, std::int64_t stride0,

@@ -200,30 +200,8 @@ TEST(TcSmallPass, TwiddleExponentsAreLinear) {
   EXPECT_EQ(pass_twiddle_exponent32(12345u, 1u, 0), 0u) << "untwiddled passes look up W^0 = 1";
 }
 
-/// In-place radix-2 FFT in double, sign -1.
-void fft(std::vector<cd>& a) {
-  std::size_t const n = a.size();
-  for (std::size_t i = 1, j = 0; i < n; ++i) {
-    std::size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
-  static std::vector<std::vector<cd>> tables(40);  // tables[log len]: W_len^k, k < len / 2
-  for (std::size_t len = 2, log_len = 1; len <= n; len <<= 1, ++log_len) {
-    auto& w = tables[log_len];
-    for (std::size_t k = w.size(); k < len / 2; ++k) {
-      w.push_back(std::polar(1.0, -kTwoPi * static_cast<double>(k) / static_cast<double>(len)));
-    }
-    for (std::size_t i = 0; i < n; i += len) {
-      for (std::size_t k = 0; k < len / 2; ++k) {
-        cd const u = a[i + k], v = a[i + k + len / 2] * w[k];
-        a[i + k] = u + v;
-        a[i + k + len / 2] = u - v;
-      }
-    }
-  }
-}
+/// The emulations' double reference (tests/common/reference_dft.hpp).
+void fft(std::vector<cd>& a) { tcfft::testing::fft_radix2(a); }
 
 cd w28(std::uint32_t e) { return std::polar(1.0, -kTwoPi * static_cast<double>(e) / 268435456.0); }
 

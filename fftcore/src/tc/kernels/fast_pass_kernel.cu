@@ -21,8 +21,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 namespace fftcore::detail::tc {
@@ -551,10 +549,7 @@ constexpr int kFastSmemBytes = static_cast<int>(fast_smem_bytes(fast::kLogBigTil
 /// tile (each block then copies and computes one tile, nothing in flight across tiles; for A/B
 /// measurements in one build; read once).
 bool persistent_grid() {
-  static bool const enabled = [] {
-    char const* v = std::getenv("FFTCORE_TC_PERSISTENT");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-  }();
+  static bool const enabled = env_switch_on("FFTCORE_TC_PERSISTENT");
   return enabled;
 }
 

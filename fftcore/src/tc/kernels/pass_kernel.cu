@@ -12,8 +12,6 @@
 
 #include <cuda_fp16.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -377,10 +375,7 @@ cudaError_t prepare_pass_kernels() noexcept {
 /// FFTCORE_TC_FAST_PASS=0 in the environment sends every pass to the general kernel (for A/B
 /// measurements in one build; read once).
 bool runs_fast_pass(PassParams const& pass) noexcept {
-  static bool const enabled = [] {
-    char const* v = std::getenv("FFTCORE_TC_FAST_PASS");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-  }();
+  static bool const enabled = env_switch_on("FFTCORE_TC_FAST_PASS");
   return enabled && fast::eligible(pass);
 }
 

@@ -5,9 +5,19 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "tc/pass_params.hpp"
 
 namespace fftcore::detail::tc {
+
+/// The A/B switches (FFTCORE_TC_FAST_PASS, _SMALL_PASS, _PERSISTENT): on unless the variable is
+/// "0". Callers cache the answer in a function-local static (read once per process).
+inline bool env_switch_on(char const* name) noexcept {
+  char const* v = std::getenv(name);
+  return v == nullptr || std::strcmp(v, "0") != 0;
+}
 
 /// Plan-time set-up on the current device: raises the dynamic shared memory limit of the
 /// kernel instantiations and checks that a kernel image for this device exists.

@@ -7,8 +7,6 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 #include "tc/kernels/complex_math.cuh"
@@ -207,10 +205,7 @@ cudaError_t launch_small_length(PassParams const& pass, void const* src, void* d
 /// FFTCORE_TC_SMALL_PASS=0 in the environment sends these passes to the general kernel (for
 /// A/B measurements in one build; read once).
 bool runs_small_pass(PassParams const& pass) noexcept {
-  static bool const enabled = [] {
-    char const* v = std::getenv("FFTCORE_TC_SMALL_PASS");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-  }();
+  static bool const enabled = env_switch_on("FFTCORE_TC_SMALL_PASS");
   return enabled && small::eligible(pass);
 }
 
