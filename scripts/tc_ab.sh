@@ -5,9 +5,11 @@
 # (FFTCORE_TC_SPLIT). Logs and tables under $OUT.
 #   here:   scripts/tc_ab.sh prepare BASE     (exports BASE's fftcore to .device-build/base-src)
 #   there:  OUT=... scripts/tc_ab.sh run      (carry .device-build)
-# Knobs: SWEEP="2^17:8,9 2^17:9,8 ..." (size:split pairs), SKIP_TESTS=1, SKIP_BASE=1, SANITIZE=1
+# Knobs: SWEEP="2^17:8,9 2^17:9,8 ..." (size:split pairs), COLSWEEP="2^20:4,14 ..." (size:
+# FFTCORE_TC_COLUMNS pairs), SKIP_TESTS=1, SKIP_BASE=1, SANITIZE=1
 # (SAN_FILTER: gtest filter, SAN_TIMEOUT: seconds per tool),
-# NCU="2^10 2^20" (Nsight Compute sections of the register-chained pass at those sizes).
+# NCU="2^10 2^20" (Nsight Compute sections of the register-chained pass at those sizes; NCU_COUNT
+# kernels each, NCU_EXTRA more ncu arguments).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
@@ -73,12 +75,23 @@ if [[ -n ${SWEEP:-} ]]; then
   done > "$OUT/sweep.md"
   echo "split sweep (size | split | TC ms | % of copy):"; cat "$OUT/sweep.md"
 fi
+if [[ -n ${COLSWEEP:-} ]]; then  # COLSWEEP="2^20:4,14 ...": FFTCORE_TC_COLUMNS per size
+  for item in $COLSWEEP; do
+    size=${item%%:*}; cols=${item#*:}
+    ms=$(FFTCORE_TC_COLUMNS=$cols timeout 30 build-native/fftcore/bench/fftcore_bench --quick \
+           --tc-only --only "$size" | grep -F "| $size |" | head -1 | cut -d'|' -f5,8)
+    echo "| $size | $cols |$ms|"
+  done > "$OUT/colsweep.md"
+  echo "column sweep (size | columns,elements | TC ms | % of copy):"; cat "$OUT/colsweep.md"
+fi
 if [[ -n ${NCU:-} ]]; then  # NCU="2^10 2^20": Nsight Compute on the register-chained pass
-  for size in $NCU; do
+  for size in $NCU; do  # NCU_COUNT kernels from the third launch on; NCU_EXTRA more sections
     echo "### $size"
-    timeout 120 ncu --kernel-name regex:fast_pass_kernel --launch-skip 2 --launch-count 1 \
+    # shellcheck disable=SC2086
+    timeout 150 ncu --kernel-name regex:fast_pass_kernel --launch-skip 2 --launch-count "${NCU_COUNT:-1}" \
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
-      --section LaunchStats --section InstructionStats --metrics smsp__inst_executed.sum,dram__bytes.sum \
+      --section LaunchStats --section InstructionStats ${NCU_EXTRA:-} \
+      --metrics smsp__inst_executed.sum,dram__bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum \
       build-native/fftcore/bench/fftcore_bench --quick --tc-only --only "$size" 2>&1 | grep -vE "^==PROF==|^\| "
   done > "$OUT/ncu.txt" 2>&1
   grep -E "^### |Duration|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|No Eligible|Eligible Warps|Warp Cycles Per Issued|inst_executed|dram__bytes|Stall" "$OUT/ncu.txt" | head -60

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "detail/backend_plan.hpp"
+#include "tc/fast_constants.hpp"
 #include "tc/twiddle_tables.hpp"
 
 #include <cuda_runtime_api.h>
@@ -37,10 +38,14 @@ class DeviceTable {
   float2* data_ = nullptr;
 };
 
-/// Uploads the coarse and fine twiddle tables of the pass kernel (plan time).
+/// Uploads the coarse and fine twiddle tables of the pass kernels (plan time); the register-
+/// chained pass's constants (fast_constants.hpp) follow the coarse table.
 inline Status upload_twiddle_tables(DeviceTable& coarse, DeviceTable& fine) noexcept {
   try {
-    if (Status s = coarse.upload(make_coarse_twiddles()); s != Status::kSuccess) return s;
+    std::vector<float2> table = make_coarse_twiddles();
+    std::vector<float2> const constants = make_fast_constants(table);
+    table.insert(table.end(), constants.begin(), constants.end());
+    if (Status s = coarse.upload(table); s != Status::kSuccess) return s;
     return fine.upload(make_fine_twiddles());
   } catch (std::bad_alloc const&) {
     return Status::kInternal;

@@ -49,15 +49,17 @@ constexpr std::int64_t kMinBlocks = 256;
 /// T for a pass of length 2^log_l over `sequences` sequences: about 2^13 elements per block, at
 /// least `log_min` (adjacent columns for whole segments), at most the sequences there are along
 /// d0, at least one warp; smaller (down to those limits) while the pass has < kMinBlocks blocks.
-int choose_log_tile(int log_l, int log_min, int log_extent0, std::int64_t sequences) {
+int choose_log_tile(int log_l, int log_min, int log_extent0, std::int64_t sequences,
+                    PlanOptions const& options) {
   bool const fast_length = log_l >= fast::kMinLogLength && log_l <= fast::kMaxLogLength;
   int const target = fast_length ? kLogTargetBlockElementsFast : kLogTargetBlockElements;
   // The smallest tile a small pass may take: whole 32-byte segments still, one warp at least.
   int const floor = std::max(std::min(log_min, log_extent0), kLogMinBlockElements - log_l);
-  // Strided fast passes keep 16 adjacent columns (64-byte segments) up to L = 512: with 8 the
-  // 2^27 transform (three 512-point passes) ran 5 % slower than with 2^13-element tiles.
+  // Strided fast passes keep 2^strided_log_columns adjacent columns while the tile stays within
+  // 2^strided_log_elements (PlanOptions has the defaults and the measurements behind them).
   if (fast_length && log_min == kLogMinCoalescedTile) {
-    log_min = std::max(log_min, std::min(4, kLogTargetBlockElements - log_l));
+    log_min = std::max(log_min,
+                       std::min(options.strided_log_columns, options.strided_log_elements - log_l));
   }
   int lt = std::max(target - log_l, log_min);
   lt = std::min(lt, log_extent0);
@@ -109,7 +111,8 @@ PassParams make_pass(int log_l, int log_tile, std::vector<Digit> const& digits,
 
 /// Appends the passes of FFTs of 2^log_n points on data laid out [batch][2^log_n][vector].
 void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
-                 std::vector<PassParams>& passes, std::vector<int> const& split = {}) {
+                 std::vector<PassParams>& passes, PlanOptions const& options) {
+  std::vector<int> const& split = options.split;
   int split_sum = 0;
   for (int part : split) split_sum += part;
   std::vector<int> const parts = !split.empty() && split_sum == log_n ? split
@@ -123,10 +126,10 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   int const log_min = vector > 1 ? std::min(kLogMinCoalescedTile, log_v) : kLogMinCoalescedTile;
   if (p == 1) {
     if (vector == 1) {
-      int const lt = choose_log_tile(log_n, 0, ceil_log2(batch), total >> log_n);
+      int const lt = choose_log_tile(log_n, 0, ceil_log2(batch), total >> log_n, options);
       passes.push_back(make_pass(log_n, lt, {{batch, n, n, 0}}, 1, 1, 0, false));
     } else {
-      int const lt = choose_log_tile(log_n, log_min, log_v, total >> log_n);
+      int const lt = choose_log_tile(log_n, log_min, log_v, total >> log_n, options);
       passes.push_back(
           make_pass(log_n, lt, {{v, 1, 1, 0}, {batch, n * v, n * v, 0}}, v, v, 0, false));
     }
@@ -144,7 +147,7 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
     digits.push_back({inner, v, v, 1});
     digits.push_back({outer, span * v, span * v, 0});
     int const lt =
-        choose_log_tile(log_l, log_min, vector > 1 ? log_v : log_inner, total >> log_l);
+        choose_log_tile(log_l, log_min, vector > 1 ? log_v : log_inner, total >> log_l, options);
     passes.push_back(make_pass(log_l, lt, digits, inner * v, inner * v, log_l + log_inner,
                                false));
     outer <<= log_l;
@@ -159,7 +162,7 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   if (p == 3) digits.push_back({middle, l * v, l0 * v, 0});
   digits.push_back({batch, n * v, n * v, 0});
   int const lt =
-      choose_log_tile(log_l, log_min, vector > 1 ? log_v : parts.front(), total >> log_l);
+      choose_log_tile(log_l, log_min, vector > 1 ? log_v : parts.front(), total >> log_l, options);
   passes.push_back(make_pass(log_l, lt, digits, v, (n / l) * v, 0, true));
 }
 
@@ -293,10 +296,10 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
     layout = PassLayout{};
     auto& passes = layout.passes;
     if (desc.rank == 1) {
-      append_axis(log2_exact(desc.dims[0]), 1, desc.batch, passes, options.split);
+      append_axis(log2_exact(desc.dims[0]), 1, desc.batch, passes, options);
     } else {
-      append_axis(log2_exact(desc.dims[1]), 1, desc.batch * desc.dims[0], passes, options.split);
-      append_axis(log2_exact(desc.dims[0]), desc.dims[1], desc.batch, passes, options.split);
+      append_axis(log2_exact(desc.dims[1]), 1, desc.batch * desc.dims[0], passes, options);
+      append_axis(log2_exact(desc.dims[0]), desc.dims[1], desc.batch, passes, options);
     }
     // Small 2-D transforms keep the row results in FP32: cuFFT does them in one kernel, so a
     // second FP16 rounding would make them less accurate than cuFFT's.
@@ -320,7 +323,7 @@ Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Sca
   }
   try {
     layout = PassLayout{};
-    append_axis(log_n, vector, batch, layout.passes);
+    append_axis(log_n, vector, batch, layout.passes, PlanOptions{});
     assign_buffers(layout.passes, false);
     return finish_layout(scaling, false, batch * vector * (std::int64_t{1} << log_n), layout);
   } catch (std::bad_alloc const&) {

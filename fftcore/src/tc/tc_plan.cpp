@@ -143,6 +143,13 @@ Status make_tensor_core_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>&
     // FFTCORE_TC_SPLIT="a,b[,c]": the pass lengths of every axis of 2^(a+b+c) points, for A/B
     // measurements of the planner's split in one build (unset: the planner decides).
     options.split = tc::split_override(std::getenv("FFTCORE_TC_SPLIT"));
+    // FFTCORE_TC_COLUMNS="c,e": strided passes over 2^c adjacent columns while tiles stay
+    // within 2^e elements (PlanOptions), parsed like the split; unset: the defaults.
+    std::vector<int> const columns = tc::split_override(std::getenv("FFTCORE_TC_COLUMNS"));
+    if (columns.size() == 2) {
+      options.strided_log_columns = columns[0];
+      options.strided_log_elements = columns[1];
+    }
   } catch (std::bad_alloc const&) {
     return Status::kInternal;
   }

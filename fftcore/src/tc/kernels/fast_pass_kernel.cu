@@ -13,6 +13,7 @@
 // 16 Q sqrt(2) 2^11 / Q < 2^15.5.
 #include "tc/kernels/pass_launch.hpp"
 
+#include "tc/fast_constants.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/kernels/block_merges.cuh"
 
@@ -26,16 +27,11 @@
 namespace fftcore::detail::tc {
 namespace {
 
-/// Per block, written by warp 0 once its tile loads are issued: the DFT-16 A fragments of each
-/// lane (re_hi, re_lo, im_hi, im_lo) and the lane's eight step-A twiddles W_256^(n1 k1), two per
-/// float4.
+/// Per block: the step-A constants (copied from the table behind the coarse twiddles, see
+/// fast_constants.hpp) and each warp's largest input component.
 struct FastShared {
-  uint4 dft[4][32];
-  /// The same parts as B fragments of the second product, registers (0, 2, 1, 3): the pairs of
-  /// n-tiles 0 and 1 adjacent, so that they load into the aligned register pairs the MMA takes.
-  uint4 dft_b[4][32];
-  float4 twiddle[4][32];
-  float warp_max[32];  ///< each warp's largest input component
+  FastConstants k;
+  float warp_max[32];
 };
 
 /// W_16^e (forward) for e < 8 times d (the butterflies of the Q-point DFTs): trivial for e = 0
@@ -191,36 +187,20 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
     copy_async_commit();
   };
 
-  // Block constants (warp 0, once): the DFT-16 fragments and the step-A twiddles.
-  auto const write_constants = [&] {
-    Dft16Fragments const f = load_dft16_fragments(coarse, inverse);
-    sh.dft[0][lane] = as_uint4(f.re_hi);
-    sh.dft[1][lane] = as_uint4(f.re_lo);
-    sh.dft[2][lane] = as_uint4(f.im_hi);
-    sh.dft[3][lane] = as_uint4(f.im_lo);
-    auto const as_b_pairs = [](std::uint32_t const(&r)[4]) {
-      return make_uint4(r[0], r[2], r[1], r[3]);
-    };
-    sh.dft_b[0][lane] = as_b_pairs(f.re_hi);
-    sh.dft_b[1][lane] = as_b_pairs(f.re_lo);
-    sh.dft_b[2][lane] = as_b_pairs(f.im_hi);
-    sh.dft_b[3][lane] = as_b_pairs(f.im_lo);
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-#pragma unroll
-      for (int a = 0; a < 2; ++a) {  // floats i = 2a, 2a + 1 of n-tile j
-        int const k1 = group + 8 * a;
-        int const n1 = 8 * j + 2 * quad;
-        float2 const w0 = coarse_twiddle(coarse, ((n1 * k1) & 255) << (kLogCoarse - 8), inverse);
-        float2 const w1 =
-            coarse_twiddle(coarse, (((n1 + 1) * k1) & 255) << (kLogCoarse - 8), inverse);
-        sh.twiddle[2 * j + a][lane] = make_float4(w0.x, w0.y, w1.x, w1.y);
-      }
-    }
+  // The step-A constants (fast_constants.hpp): 6 KiB of register images per lane behind the
+  // coarse table, copied into shared memory by the whole block with 16-byte loads after the
+  // tile's loads are issued (the first barrier orders them before step A). Read from global
+  // memory in step A instead, they were hoisted out of the task loop and spilled.
+  auto const copy_constants = [&] {
+    auto const* from = reinterpret_cast<uint4 const*>(
+        reinterpret_cast<FastConstants const*>(coarse + kFastConstantsOffset) + (inverse ? 1 : 0));
+    auto* to = reinterpret_cast<uint4*>(&sh.k);
+    constexpr int kWords = static_cast<int>(sizeof(FastConstants) / sizeof(uint4));
+    for (int i = tid; i < kWords; i += threads) to[i] = __ldg(from + i);
   };
   if constexpr (kStaged) {
     issue_loads(blockIdx.x, 0);
-    if (warp == 0) write_constants();
+    copy_constants();
   }
 
   int buf = 0;
@@ -252,8 +232,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
       if (b + gridDim.x < blocks) issue_loads(b + gridDim.x, buf ^ 1);
     } else {
       // Straight into registers: the Q values of each of the thread's 16 / Q step-C tasks, 16
-      // loads in flight before anything else (warp 0's block constants wait for them, not the
-      // other way round).
+      // loads in flight before anything else.
       auto const* in = reinterpret_cast<std::uint32_t const*>(src) + o.in_base;
       int const s0 = static_cast<int>(p.in_stride[0]);
       bool const whole = valid_t == (1 << log_t);
@@ -281,7 +260,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
       } else {
         load_all(se, s0);
       }
-      if (warp == 0) write_constants();
+      copy_constants();
     }
 
     // The tile's range: each warp's largest component, then one barrier.
@@ -367,6 +346,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
 #pragma unroll 1
       for (int u = 0; u < 2; ++u) {
         int const task = warp + u * warps;
+        FastConstants const& kc = sh.k;
         int const t = task >> kLogQ;
         int const kq = task & (kQ - 1);
         // B fragments: real and imaginary halves of x[n1 + 16 n2] and x[n1 + 16 (n2 + 1)].
@@ -384,10 +364,10 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         }
         // Y = F X (rows k1, columns n1), F = F_hi + F_lo, X exact in FP16.
         Dft16Fragments f;
-        from_uint4(f.re_hi, sh.dft[0][lane]);
-        from_uint4(f.re_lo, sh.dft[1][lane]);
-        from_uint4(f.im_hi, sh.dft[2][lane]);
-        from_uint4(f.im_lo, sh.dft[3][lane]);
+        from_uint4(f.re_hi, kc.dft[0][lane]);
+        from_uint4(f.re_lo, kc.dft[1][lane]);
+        from_uint4(f.im_hi, kc.dft[2][lane]);
+        from_uint4(f.im_lo, kc.dft[3][lane]);
         float yr[2][4], yi[2][4];
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
@@ -409,7 +389,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         for (int r = 0; r < 4; ++r) {
           int const j = r >> 1;
           int const i0 = 2 * (r & 1);
-          float4 const wv = sh.twiddle[2 * j + (r & 1)][lane];
+          float4 const wv = kc.twiddle[2 * j + (r & 1)][lane];
           float2 const v0 = cmul(make_float2(yr[j][i0], yi[j][i0]), make_float2(wv.x, wv.y));
           float2 const v1 =
               cmul(make_float2(yr[j][i0 + 1], yi[j][i0 + 1]), make_float2(wv.z, wv.w));
@@ -417,10 +397,10 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
           ai[r] = half2_bits(__floats2half2_rn(v0.y, v1.y));
           nai[r] = negate_halves(ai[r]);
         }
-        // Z = Y' F: the B fragments of F for n-tile j are its A registers j and j + 2, staged
-        // pairwise in sh.dft_b (x, y: n-tile 0; z, w: n-tile 1).
-        uint4 const b_re_hi = sh.dft_b[0][lane], b_re_lo = sh.dft_b[1][lane];
-        uint4 const b_im_hi = sh.dft_b[2][lane], b_im_lo = sh.dft_b[3][lane];
+        // Z = Y' F: the B fragments of F for n-tile j are its A registers j and j + 2, kept
+        // pairwise in kc.dft_b (x, y: n-tile 0; z, w: n-tile 1).
+        uint4 const b_re_hi = kc.dft_b[0][lane], b_re_lo = kc.dft_b[1][lane];
+        uint4 const b_im_hi = kc.dft_b[2][lane], b_im_lo = kc.dft_b[3][lane];
         float zr[2][4], zi[2][4];
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
