@@ -193,7 +193,7 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 std::vector<int> split_length(int log_n, std::int64_t vector) {
   if (vector == 1) {
     // Splits measured faster than the even one on the H200 (FFTCORE_TC_SPLIT sweeps, same run,
-    // ms per 2^28 elements; fftcore/NOTES.md, sessions 4 and 5). 2^13..2^15 and 2^23 lead with
+    // ms per 2^28 elements; fftcore/NOTES.md, sessions 4 to 6). 2^13..2^15 and 2^23 lead with
     // a strided pass of 2..8 points on CUDA cores (the short pass, near copy bandwidth) and
     // end with 4096- or 1024-point register-chained passes.
     switch (log_n) {
@@ -202,6 +202,7 @@ std::vector<int> split_length(int log_n, std::int64_t vector) {
       case 15: return {3, 12};      // 2.62 (8, 7) -> 1.80
       case 18: return {8, 10};      // 2.14 (9, 9) -> 2.08
       case 19: return {9, 10};      // 2.30 (10, 9) -> 2.23
+      case 21: return {10, 11};     // 2.64 (11, 10) -> 2.41 (H100, session 6)
       case 23: return {3, 10, 10};  // 3.75 (8, 8, 7) -> 2.88
       default: break;
     }

@@ -28,13 +28,13 @@ struct PlanOptions {
   std::vector<int> split;
   /// Strided register-chained passes (L = 256..4096 over adjacent columns) take at least
   /// 2^strided_log_columns adjacent columns where the tile then holds at most
-  /// 2^strided_log_elements elements: 16 columns (64-byte segments) up to L = 1024 by default.
-  /// With 8, the 2^27 transform (three 512-point passes) ran 5 % slower (H200, session 3);
-  /// 16 rather than 8 for L = 1024 (1024-thread tiles) made 2^20, 2^23 and 1024x1024 1-3 %
-  /// faster, and 32 columns were slower everywhere (2^16..2^27, 256x256: 1-13 %; NOTES.md,
-  /// session 6). FFTCORE_TC_COLUMNS="c,e" sets both, for A/B measurements in one build.
+  /// 2^strided_log_elements elements: 16 columns (64-byte segments) up to L = 512 by default.
+  /// With 8, the 2^27 transform (three 512-point passes) ran 5 % slower (H200, session 3); 32
+  /// columns were slower everywhere (2^16..2^27, 256x256: 1-13 %), and 16 for L = 1024
+  /// (1024-thread tiles) 1-7 % slower at 2^20 and 2^23 since the block constants come from a
+  /// table (NOTES.md, session 6). FFTCORE_TC_COLUMNS="c,e" sets both, for A/B measurements.
   int strided_log_columns = 4;
-  int strided_log_elements = 14;
+  int strided_log_elements = 13;
 };
 
 /// The split that FFTCORE_TC_SPLIT="a,b[,c]" asks for (log2 pass lengths), or an empty vector
