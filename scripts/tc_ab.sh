@@ -66,24 +66,21 @@ fi
   fi
 } > "$OUT/bench.md" 2>&1
 echo "bench rc $?"
-if [[ -n ${SWEEP:-} ]]; then
-  for item in $SWEEP; do
-    size=${item%%:*}; split=${item#*:}
-    ms=$(FFTCORE_TC_SPLIT=$split timeout 30 build-native/fftcore/bench/fftcore_bench --quick \
+# sweep VAR "size:value ..." FILE TITLE: one timed row per item with VAR=value in the environment.
+sweep() {
+  local var=$1 items=$2 file=$3 title=$4 item size value ms
+  for item in $items; do
+    size=${item%%:*}; value=${item#*:}
+    ms=$(env "$var=$value" timeout 30 build-native/fftcore/bench/fftcore_bench --quick \
            --tc-only --only "$size" | grep -F "| $size |" | head -1 | cut -d'|' -f5,8)
-    echo "| $size | $split |$ms|"
-  done > "$OUT/sweep.md"
-  echo "split sweep (size | split | TC ms | % of copy):"; cat "$OUT/sweep.md"
-fi
-if [[ -n ${COLSWEEP:-} ]]; then  # COLSWEEP="2^20:4,14 ...": FFTCORE_TC_COLUMNS per size
-  for item in $COLSWEEP; do
-    size=${item%%:*}; cols=${item#*:}
-    ms=$(FFTCORE_TC_COLUMNS=$cols timeout 30 build-native/fftcore/bench/fftcore_bench --quick \
-           --tc-only --only "$size" | grep -F "| $size |" | head -1 | cut -d'|' -f5,8)
-    echo "| $size | $cols |$ms|"
-  done > "$OUT/colsweep.md"
-  echo "column sweep (size | columns,elements | TC ms | % of copy):"; cat "$OUT/colsweep.md"
-fi
+    echo "| $size | $value |$ms|"
+  done > "$OUT/$file"
+  echo "$title"; cat "$OUT/$file"
+}
+[[ -n ${SWEEP:-} ]] && sweep FFTCORE_TC_SPLIT "$SWEEP" sweep.md "split sweep (size | split | TC ms | % of copy):"
+# COLSWEEP="2^20:4,14 ...": FFTCORE_TC_COLUMNS per size
+[[ -n ${COLSWEEP:-} ]] && sweep FFTCORE_TC_COLUMNS "$COLSWEEP" colsweep.md \
+  "column sweep (size | columns,elements | TC ms | % of copy):"
 if [[ -n ${NCU:-} ]]; then  # NCU="2^10 2^20": Nsight Compute on the register-chained pass
   for size in $NCU; do  # NCU_COUNT kernels from the third launch on; NCU_EXTRA more sections
     echo "### $size"

@@ -15,6 +15,13 @@ namespace tcfft::testing {
 
 using cld = std::complex<long double>;
 
+/// exp(-+2 pi i num / den) in double (+ for the inverse direction): the twiddles and DFT-matrix
+/// entries the CPU emulations and table checks compare against.
+inline std::complex<double> root_of_unity(double num, double den, bool inverse) {
+  constexpr double kTwoPi = 6.283185307179586476925286766559;
+  return std::polar(1.0, (inverse ? kTwoPi : -kTwoPi) * num / den);
+}
+
 /// In-place radix-2 FFT in double, sign -1, natural order in and out (n a power of two): the
 /// reference of the CPU emulations, fast enough for every size they check.
 inline void fft_radix2(std::vector<std::complex<double>>& a) {

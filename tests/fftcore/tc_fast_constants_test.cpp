@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/reference_dft.hpp"
+
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -18,11 +20,8 @@ namespace {
 
 using fftcore::detail::tc::FastConstants;
 using cd = std::complex<double>;
-constexpr double kTwoPi = 6.283185307179586476925286766559;
-
 cd w(double num, double den, bool inverse) {
-  double const a = (inverse ? kTwoPi : -kTwoPi) * num / den;
-  return {std::cos(a), std::sin(a)};
+  return tcfft::testing::root_of_unity(num, den, inverse);
 }
 
 /// IEEE binary16 bits to double, written out here (independent of cuda_fp16.h).

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/reference_dft.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -20,11 +22,8 @@ namespace {
 namespace fast = fftcore::detail::tc::fast;
 using fftcore::detail::tc::PassParams;
 using cd = std::complex<double>;
-constexpr double kTwoPi = 6.283185307179586476925286766559;
-
 cd w(double num, double den, bool inverse) {
-  double const a = (inverse ? kTwoPi : -kTwoPi) * num / den;
-  return {std::cos(a), std::sin(a)};
+  return tcfft::testing::root_of_unity(num, den, inverse);
 }
 
 /// Counts the warp accesses of a tile shape that hit some bank twice, and checks that the slot
