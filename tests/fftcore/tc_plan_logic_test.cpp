@@ -24,7 +24,6 @@ using fftcore::detail::tc::Buffer;
 using fftcore::detail::tc::PassLayout;
 using fftcore::detail::tc::PassParams;
 using cd = std::complex<double>;
-constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 fftcore::PlanDesc desc_1d(std::int64_t n, std::int64_t batch) {
   fftcore::PlanDesc d;
@@ -84,7 +83,7 @@ void emulate(PassLayout const& layout, std::vector<cd> const& in, std::vector<cd
                 static_cast<std::uint32_t>(o.twiddle_base) +
                     static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(p.twiddle_stride[0]),
                 static_cast<std::uint32_t>(k), p.log_twiddle_n);
-            v *= std::polar(1.0, -kTwoPi * static_cast<double>(e) / std::ldexp(1.0, 28));
+            v *= tcfft::testing::root_of_unity(static_cast<double>(e), std::ldexp(1.0, 28), false);
           }
           dst.at(static_cast<std::size_t>(
               o.out_base + in_tile_offset(t, k, p.out_stride[0], p.out_elem_stride))) = v;
@@ -299,7 +298,7 @@ std::vector<cd> emulate_block(std::vector<cd> x, PassParams const& p) {
                 int const m = 2 * q + h + 8 * reg;
                 int const idx = merge_twiddle_index(j, m, 4, log_ns);
                 b[m][g] = x[smem_slot(t, merge_read_index(j, m, log_l, 4), log_l)] *
-                          std::polar(1.0, -kTwoPi * idx / 16384.0);
+                          tcfft::testing::root_of_unity(idx, 16384.0, false);
               }
             }
           }
@@ -307,7 +306,8 @@ std::vector<cd> emulate_block(std::vector<cd> x, PassParams const& p) {
             for (int col = 0; col < 8; ++col) {
               d[row][col] = 0;
               for (int k = 0; k < 16; ++k) {
-                d[row][col] += std::polar(1.0, -kTwoPi * ((row * k) % 16) / 16.0) * b[k][col];
+                d[row][col] +=
+                    tcfft::testing::root_of_unity((row * k) % 16, 16.0, false) * b[k][col];
               }
             }
           }
@@ -330,7 +330,7 @@ std::vector<cd> emulate_block(std::vector<cd> x, PassParams const& p) {
         for (int m = 0; m < r; ++m) {
           int const idx = merge_twiddle_index(j, m, log_r, log_ns);
           a[m] = x[smem_slot(t, merge_read_index(j, m, log_l, log_r), log_l)] *
-                 std::polar(1.0, -kTwoPi * idx / 16384.0);
+                 tcfft::testing::root_of_unity(idx, 16384.0, false);
         }
         fft_double(a);
         for (int m = 0; m < r; ++m) {

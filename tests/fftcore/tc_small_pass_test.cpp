@@ -24,7 +24,6 @@ using fftcore::detail::tc::PassLayout;
 using fftcore::detail::tc::PassParams;
 using fftcore::detail::tc::PlanOptions;
 using cd = std::complex<double>;
-constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 fftcore::PlanDesc desc(std::int64_t rows, std::int64_t cols, std::int64_t batch) {
   fftcore::PlanDesc d;
@@ -203,7 +202,7 @@ TEST(TcSmallPass, TwiddleExponentsAreLinear) {
 /// The emulations' double reference (tests/common/reference_dft.hpp).
 void fft(std::vector<cd>& a) { tcfft::testing::fft_radix2(a); }
 
-cd w28(std::uint32_t e) { return std::polar(1.0, -kTwoPi * static_cast<double>(e) / 268435456.0); }
+cd w28(std::uint32_t e) { return tcfft::testing::root_of_unity(e, 268435456.0, false); }
 
 /// One pass as the short kernel runs it: blocks, threads, rounds, sequences t of
 /// tile_sequence, 32-bit unsigned offsets, twiddles W^tw(t0) step^j raised to k.

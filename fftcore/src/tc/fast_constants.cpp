@@ -10,8 +10,7 @@
 namespace fftcore::detail::tc {
 namespace {
 
-std::uint32_t half_bits(float x) {
-  __half const h = __float2half_rn(x);
+std::uint32_t bits_of(__half h) {
   unsigned short bits = 0;
   std::memcpy(&bits, &h, sizeof bits);
   return bits;
@@ -20,8 +19,8 @@ std::uint32_t half_bits(float x) {
 /// x = hi + lo, both FP16 (as the device's split_half).
 void split(float x, std::uint32_t& hi, std::uint32_t& lo) {
   __half const h = __float2half_rn(x);
-  hi = half_bits(x);
-  lo = half_bits(x - __half2float(h));
+  hi = bits_of(h);
+  lo = bits_of(__float2half_rn(x - __half2float(h)));
 }
 
 FastConstants make_set(std::vector<float2> const& coarse, bool inverse) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The block constants of the register-chained pass (kernels/fast_pass_kernel.cu) as register
 // images per lane, computed once on the host and uploaded behind the coarse twiddle table
-// (upload_twiddle_tables), one set per direction. Every block used to build them in warp 0:
+// (upload_twiddle_tables), one set per direction. The general pass kernel's merge16 takes its
+// DFT-16 A fragments (`dft`) from here too. Every block used to build them in warp 0:
 // 32 scattered table look-ups and their FP16 splits per block, on the critical path before the
 // block's first barrier (the other warps waited for them there).
 #pragma once

@@ -14,6 +14,7 @@
 //   merge_small:  radix 2, 4 or 8 on CUDA cores in FP32.
 #pragma once
 
+#include "tc/fast_constants.hpp"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/mma.cuh"
 #include "tc/pass_params.hpp"
@@ -38,28 +39,6 @@ struct Dft16Fragments {
   std::uint32_t re_hi[4], re_lo[4], im_hi[4], im_lo[4];
 };
 
-__device__ inline Dft16Fragments load_dft16_fragments(float2 const* coarse, bool inverse) {
-  int const lane = threadIdx.x & 31;
-  int const group = lane >> 2;
-  int const quad = lane & 3;
-  Dft16Fragments f;
-#pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    int const row = group + 8 * (r & 1);
-    int const col = 2 * quad + 8 * (r >> 1);
-    float2 const w0 = coarse_twiddle(coarse, ((row * col) & 15) << (kLogCoarse - 4), inverse);
-    float2 const w1 =
-        coarse_twiddle(coarse, ((row * (col + 1)) & 15) << (kLogCoarse - 4), inverse);
-    HalfSplit const r0 = split_half(w0.x), r1 = split_half(w1.x);
-    HalfSplit const i0 = split_half(w0.y), i1 = split_half(w1.y);
-    f.re_hi[r] = pack_halves(r0.hi, r1.hi);
-    f.re_lo[r] = pack_halves(r0.lo, r1.lo);
-    f.im_hi[r] = pack_halves(i0.hi, i1.hi);
-    f.im_lo[r] = pack_halves(i0.lo, i1.lo);
-  }
-  return f;
-}
-
 /// The same fragments staged in shared memory, [part][lane] with parts re_hi, re_lo, im_hi,
 /// im_lo: written once per block by warp 0 and read (4 LDS.128 per lane) by every radix-16
 /// merge, so that their 16 registers are live inside merge16 only and not across the loads,
@@ -68,9 +47,6 @@ struct Dft16Shared {
   uint4 part[4][32];
 };
 
-__device__ __forceinline__ uint4 as_uint4(std::uint32_t const (&r)[4]) {
-  return make_uint4(r[0], r[1], r[2], r[3]);
-}
 __device__ __forceinline__ void from_uint4(std::uint32_t (&r)[4], uint4 v) {
   r[0] = v.x;
   r[1] = v.y;
@@ -78,14 +54,15 @@ __device__ __forceinline__ void from_uint4(std::uint32_t (&r)[4], uint4 v) {
   r[3] = v.w;
 }
 
-/// Called by the 32 lanes of one warp; a barrier must follow before merge16 reads them.
+/// Called by the 32 lanes of one warp; a barrier must follow before merge16 reads them. The
+/// fragments are the host-built ones behind the coarse table (fast_constants.hpp), shared with
+/// the register-chained pass.
 __device__ inline void store_dft16_fragments(Dft16Shared& s, float2 const* coarse, bool inverse) {
   int const lane = threadIdx.x & 31;
-  Dft16Fragments const f = load_dft16_fragments(coarse, inverse);
-  s.part[0][lane] = as_uint4(f.re_hi);
-  s.part[1][lane] = as_uint4(f.re_lo);
-  s.part[2][lane] = as_uint4(f.im_hi);
-  s.part[3][lane] = as_uint4(f.im_lo);
+  FastConstants const& k =
+      reinterpret_cast<FastConstants const*>(coarse + kFastConstantsOffset)[inverse ? 1 : 0];
+#pragma unroll
+  for (int part = 0; part < 4; ++part) s.part[part][lane] = __ldg(&k.dft[part][lane]);
 }
 
 __device__ __forceinline__ Dft16Fragments read_dft16_fragments(Dft16Shared const& s) {
