@@ -173,9 +173,9 @@ TEST(TcPlanLogic, PassesFactoriseEverySize) {
         log_total += p.log_length;
       }
       EXPECT_EQ(log_total, k);
-      // One pass up to 2^12; 2^13 and 2^14 take two (a short pass and a register-chained one
-      // were measured faster than one pass of the general kernel), two up to 2^22, then three.
-      EXPECT_LE(layout.passes.size(), k <= 12 ? 1u : k <= 22 ? 2u : 3u) << k;
+      // One pass up to 2^14 (the register-chained pass up to 16384 points), two up to 2^22,
+      // then three.
+      EXPECT_LE(layout.passes.size(), k <= 14 ? 1u : k <= 22 ? 2u : 3u) << k;
       EXPECT_EQ(layout.passes.front().src, Buffer::kIn);
       EXPECT_EQ(layout.passes.back().dst, Buffer::kOut);
       std::size_t const ws = layout.passes.size() > 1 ? 4u * (std::size_t{1} << k) * batch : 0u;
@@ -409,8 +409,8 @@ TEST(TcPlanLogic, RadixSixteenMergesAreBankConflictFree) {
 
 TEST(TcPlanLogic, EmulatedBlockMergesGiveTheDft) {
   for (int k = 1; k <= 14; ++k) {
-    // Every block length the general kernel takes, as the one pass of 2^k (the planner splits
-    // 2^13 and 2^14 by default, but 2-D rows and FFTCORE_TC_SPLIT still run them in one).
+    // Every block length the general kernel takes, as the one pass of 2^k (FP32 intermediates
+    // and load hooks still send 256..16384-point passes to it).
     fftcore::detail::tc::PlanOptions options;
     options.split = {k};
     PassLayout layout;

@@ -123,10 +123,10 @@ TEST_F(TcSmallPass, StridedTwiddledFirstPassAgainstCufftHalf) {
   // Batches of 2^21 elements get the planner's full tiles (T L = 2^13: 4096, 2048, 1024
   // sequences, one whole round of 16, 8, 4 per thread); small batches get tiles of 2^9
   // elements (one sequence per thread, padded rounds).
-  run_cases({{1, 1 << 13, 256, nullptr},
+  run_cases({{1, 1 << 13, 256, "1,12"},
              {1, 1 << 14, 128, "2,12"},
              {1, 1 << 15, 64, "3,12"},
-             {1, 1 << 13, 3, nullptr},
+             {1, 1 << 13, 3, "1,12"},
              {1, 1 << 14, 3, "2,12"},
              {1, 1 << 15, 3, "3,12"},
              {1, 1 << 15, 1, "3,12", fftcore::Scaling::kByN},

@@ -16,6 +16,14 @@
 //            product are the A fragments of the second, so the intermediate never leaves the
 //            registers), written back in place: output k = k_q + Q k_m sits at 256 k_q + k_m;
 //   store:   output k of sequence t read from 256 (k mod Q) + k / Q and written to global.
+// Q = 32, 64 (L = 8192, 16384; one sequence per tile, 512 or 1024 threads) split step C, since
+// a thread holds 16 values: with Q = 16 Q1 and q = q1 + Q1 q2,
+//   step C1: thread task (t, m, q1) (split_task): its 16 values x[m + 256 (q1 + Q1 q2)] into
+//            registers, their 16-point DFT over q2 in FP32, times gain W_Q^(q1 k2), written to
+//            m + 256 (k2 + 16 q1);
+//   step C2: after a barrier, task (t, m, k2) (split_c2_task, 16 / Q1 per thread): the Q1 values
+//            m + 256 (k2 + 16 q1), their Q1-point DFT over q1, times W_L^(m k_q) with
+//            k_q = k2 + 16 k1, written back in place (the same Q1 slots): m + 256 k_q as above.
 #pragma once
 
 #include "pass_params.hpp"
@@ -23,21 +31,24 @@
 namespace fftcore::detail::tc::fast {
 
 inline constexpr int kMinLogLength = 8;    ///< L = 256
-inline constexpr int kMaxLogLength = 12;   ///< L = 4096 (Q = 16)
+inline constexpr int kMaxLogLength = 14;   ///< L = 16384 (Q = 64)
+inline constexpr int kMaxLogChained = 12;  ///< L = 4096 (Q = 16): step C in one thread per m
 inline constexpr int kLogMaxTile = 13;     ///< any T with T L <= 2^13: <= 512 threads, 32 KiB
 inline constexpr int kLogBigTile = 14;     ///< T L = 2^14 too: 1024 threads, 64 KiB
 inline constexpr int kLogSub = 8;          ///< the 256-point DFT of step A
 
+/// Adjacent sequences of the tile are adjacent in memory (a warp's access spans several t).
+FFTCORE_HD inline bool fast_in(PassParams const& p) { return p.in_stride[0] == 1 && p.log_tile > 0; }
+
 /// Whether the register-chained pass runs `p` (else the general pass kernel): FP16 in and out,
-/// 256 <= L <= 4096, T L <= 2^14, no load hook (store hooks, on the last pass, it applies).
+/// 256 <= L <= 16384, T L <= 2^14, one sequence per tile for L > 4096 (split step C), no load
+/// hook (store hooks, on the last pass, it applies).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr &&
-         p.log_length + p.log_tile <= kLogBigTile;
+         p.log_length + p.log_tile <= kLogBigTile &&
+         (p.log_length <= kMaxLogChained || p.log_tile == 0);
 }
-
-/// Adjacent sequences of the tile are adjacent in memory (a warp's access spans several t).
-FFTCORE_HD inline bool fast_in(PassParams const& p) { return p.in_stride[0] == 1 && p.log_tile > 0; }
 FFTCORE_HD inline bool fast_out(PassParams const& p) {
   return p.out_stride[0] == 1 && p.log_tile > 0;
 }
@@ -125,6 +136,19 @@ FFTCORE_HD inline TileElement load_task(int tid, int s, int threads, bool tile_f
   if (tile_fast) return {tid & ((1 << log_t) - 1), (tid >> log_t) + (threads >> log_t) * s};
   int const task = tid + threads * s;
   return {task >> kLogSub, task & ((1 << kLogSub) - 1)};
+}
+
+/// Split step C (L > 4096, rows): thread `tid`'s C1 task (t, m, q1), as the element of its value
+/// q2 = 0, n = m + 256 q1; value q2 is n + 256 Q1 q2.
+FFTCORE_HD inline TileElement split_task(int tid, int log_q) {
+  int const log_q1 = log_q - 4;
+  return {tid >> (kLogSub + log_q1), tid & ((1 << (kLogSub + log_q1)) - 1)};
+}
+/// Task s < 16 / Q1 of thread `tid` in step C2: (t, m, k2), as the element of its value
+/// q1 = 0, n = m + 256 k2; value q1 is n + 4096 q1.
+FFTCORE_HD inline TileElement split_c2_task(int tid, int s, int threads) {
+  int const task = tid + threads * s;
+  return {task >> (kLogSub + 4), task & ((1 << (kLogSub + 4)) - 1)};
 }
 
 /// Where output k of a sequence sits after step A.

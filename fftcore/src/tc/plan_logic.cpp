@@ -115,8 +115,8 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   std::vector<int> const& split = options.split;
   int split_sum = 0;
   for (int part : split) split_sum += part;
-  std::vector<int> const parts = !split.empty() && split_sum == log_n ? split
-                                                                      : split_length(log_n, vector);
+  std::vector<int> const parts =
+      !split.empty() && split_sum == log_n ? split : split_length(log_n, vector, options.fp32_ends);
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
@@ -190,15 +190,17 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 
 }  // namespace
 
-std::vector<int> split_length(int log_n, std::int64_t vector) {
+std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends) {
+  if (vector == 1 && fp32_ends && (log_n == 13 || log_n == 14)) {
+    return {log_n - 12, 12};  // the short pass, then a 4096-point one (both FP16 inside)
+  }
   if (vector == 1) {
     // Splits measured faster than the even one on the H200 (FFTCORE_TC_SPLIT sweeps, same run,
-    // ms per 2^28 elements; fftcore/NOTES.md, sessions 4 to 6). 2^13..2^15 and 2^23 lead with
-    // a strided pass of 2..8 points on CUDA cores (the short pass, near copy bandwidth) and
-    // end with 4096- or 1024-point register-chained passes.
+    // ms per 2^28 elements; fftcore/NOTES.md, sessions 4 to 7). 2^15 and 2^23 lead with a
+    // strided pass of 2..8 points on CUDA cores (the short pass, near copy bandwidth) and end
+    // with 4096- or 1024-point register-chained passes. 2^13 and 2^14 are one pass (the
+    // register-chained pass with split step C).
     switch (log_n) {
-      case 13: return {1, 12};      // 2.87 (one general pass) -> 2.18 -> 1.53 (short pass)
-      case 14: return {2, 12};      // 3.26 (one general pass), 2.73 (6, 8) -> 1.60
       case 15: return {3, 12};      // 2.62 (8, 7) -> 1.80
       case 18: return {8, 10};      // 2.14 (9, 9) -> 2.08
       case 19: return {9, 10};      // 2.30 (10, 9) -> 2.23
@@ -212,7 +214,7 @@ std::vector<int> split_length(int log_n, std::int64_t vector) {
   // A 4096-point column transform runs as one register-chained pass over 4 adjacent columns
   // (16-byte segments) rather than two 64-point passes of the general kernel: 4096x4096 took
   // 2.89 ms instead of 4.58 per 2^28 elements (H200, same run).
-  bool const fast_columns = vector > 1 && log_n == fast::kMaxLogLength;
+  bool const fast_columns = vector > 1 && log_n == fast::kMaxLogChained;
   bool const single = vector == 1 ? log_n <= kLogMaxBlockElements
                                   : fast_columns || log_n + log_min <= kLogMaxBlockElements;
   int p = 1;
@@ -315,7 +317,7 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
 }
 
 Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Scaling scaling,
-                         PassLayout& layout) noexcept {
+                         PassLayout& layout, bool fp32_ends) noexcept {
   if (log_n < 1 || log_n > kLogMaxLength1d || vector < 1 || batch < 1) {
     return Status::kUnsupportedSize;
   }
@@ -324,7 +326,9 @@ Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Sca
   }
   try {
     layout = PassLayout{};
-    append_axis(log_n, vector, batch, layout.passes, PlanOptions{});
+    PlanOptions options;
+    options.fp32_ends = fp32_ends;
+    append_axis(log_n, vector, batch, layout.passes, options);
     assign_buffers(layout.passes, false);
     return finish_layout(scaling, false, batch * vector * (std::int64_t{1} << log_n), layout);
   } catch (std::bad_alloc const&) {

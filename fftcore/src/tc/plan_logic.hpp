@@ -35,6 +35,10 @@ struct PlanOptions {
   /// table (NOTES.md, session 6). FFTCORE_TC_COLUMNS="c,e" sets both, for A/B measurements.
   int strided_log_columns = 4;
   int strided_log_elements = 13;
+  /// The axis's first pass reads or its last pass writes FP32 (the real transforms' Z), so no
+  /// register-chained pass can take a whole 8192- or 16384-point axis: split_length keeps those
+  /// as a short pass and a 4096-point one.
+  bool fp32_ends = false;
 };
 
 /// The split that FFTCORE_TC_SPLIT="a,b[,c]" asks for (log2 pass lengths), or an empty vector
@@ -54,12 +58,16 @@ struct PlanOptions {
 /// [batch][2^log_n][vector] (`vector` need not be a power of two: the last tile of columns is
 /// partial), each pass scaled by its share of `scaling`, FP16 between passes. The first pass
 /// reads kIn, the last writes kOut. Used by the real transforms (real_layout.cpp) for their
-/// row FFTs (vector 1) and their column FFTs over cols/2 + 1 columns.
+/// row FFTs (vector 1, `fp32_ends`: they read or write FP32 Z) and their column FFTs over
+/// cols/2 + 1 columns.
 [[nodiscard]] Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch,
-                                       Scaling scaling, PassLayout& layout) noexcept;
+                                       Scaling scaling, PassLayout& layout,
+                                       bool fp32_ends = false) noexcept;
 
 /// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
-/// adjacent independent columns (1 for a contiguous axis) is split into.
-[[nodiscard]] std::vector<int> split_length(int log_n, std::int64_t vector);
+/// adjacent independent columns (1 for a contiguous axis) is split into (PlanOptions::fp32_ends
+/// for `fp32_ends`).
+[[nodiscard]] std::vector<int> split_length(int log_n, std::int64_t vector,
+                                            bool fp32_ends = false);
 
 }  // namespace fftcore::detail::tc

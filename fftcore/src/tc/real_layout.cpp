@@ -76,7 +76,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout) noexcept {
     }
   }
   if (m > 1) {
-    if (Status s = build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row);
+    if (Status s = build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row,
+                                     /*fp32_ends=*/true);
         s != Status::kSuccess) {
       return s;
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The register-chained pass: passes of length L = 256 Q (Q = 1..16) with FP16 data, no hooks
+// The register-chained pass: passes of length L = 256 Q (Q = 1..64) with FP16 data, no hooks
 // and T L <= 2^13 (fast_pass_layout.hpp has the phases and the index maps). Against the
 // general pass kernel it keeps the tile in FP16 in shared memory and runs each 256-point DFT
 // as two chained 16-point DFTs on Tensor Cores inside one warp, with every index of the inner
@@ -125,6 +125,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
                      float2 const* fine, int inverse_flag, int vector_flag) {
   constexpr int kLogL = kLogQ + fast::kLogSub;
   constexpr int kQ = 1 << kLogQ;
+  // Q > 16: step C in two steps (fast_pass_layout.hpp), C1 over q2 (16 points), C2 over q1.
+  constexpr bool kSplitC = kLogL > fast::kMaxLogChained;
+  constexpr int kLogQ1 = kSplitC ? kLogQ - 4 : 0;
   extern __shared__ std::uint32_t tile[];  // __half2 bits: the tile, then two staging buffers
   __shared__ FastShared sh;
   bool const inverse = inverse_flag != 0;
@@ -149,7 +152,19 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   // straight into registers, one tile per block: staged they ran 4-10 % slower (NOTES.md,
   // session 5).
   constexpr bool kStaged = kMaxThreads > 512;
-  fast::TileElement const task0 = fast::load_task(tid, 0, threads, kFastIn, log_t);
+  // The thread's first step-C input value, and value i < 16 relative to it (a constant when T
+  // is): raw[s Q + q] = x(t_s, m_s + 256 q) for the 16 / Q tasks s of the chained step C;
+  // raw[q2] = x(t, m + 256 (q1 + Q1 q2)) for the C1 task of the split one.
+  fast::TileElement const task0 = kSplitC ? fast::split_task(tid, kLogQ)
+                                          : fast::load_task(tid, 0, threads, kFastIn, log_t);
+  auto const value_offset = [&](int i) -> fast::TileElement {
+    if constexpr (kSplitC) {
+      return {0, i << (fast::kLogSub + kLogQ1)};
+    } else {
+      fast::TileElement const d = fast::load_task(0, i / kQ, threads, kFastIn, log_t);
+      return {d.t, d.n + ((i % kQ) << fast::kLogSub)};
+    }
+  };
   std::uint32_t* const stage = tile + tile_words;
   auto const stage_base = static_cast<std::uint32_t>(__cvta_generic_to_shared(stage));
   bool const vector_loads = vector_flag != 0;
@@ -222,13 +237,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
       };
       std::uint32_t const* const from = stage + buf * tile_words + word(task0);
 #pragma unroll
-      for (int s = 0; s < kElementsPerThread / kQ; ++s) {
-        fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
-#pragma unroll
-        for (int q = 0; q < kQ; ++q) {
-          raw[s * kQ + q] = from[word({d.t, d.n + (q << fast::kLogSub)})];
-        }
-      }
+      for (int i = 0; i < kElementsPerThread; ++i) raw[i] = from[word(value_offset(i))];
       if (b + gridDim.x < blocks) issue_loads(b + gridDim.x, buf ^ 1);
     } else {
       // Straight into registers: the Q values of each of the thread's 16 / Q step-C tasks, 16
@@ -242,14 +251,10 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
       auto load_all = [&](auto elem_stride, auto row_stride) {
         auto const* first = in + (task0.t * row_stride + task0.n * elem_stride);
 #pragma unroll
-        for (int s = 0; s < kElementsPerThread / kQ; ++s) {
-          fast::TileElement const d = fast::load_task(0, s, threads, kFastIn, log_t);
-          auto const* row = first + d.t * row_stride;
+        for (int i = 0; i < kElementsPerThread; ++i) {
+          fast::TileElement const d = value_offset(i);
           bool const ok = whole || task0.t + d.t < valid_t;
-#pragma unroll
-          for (int q = 0; q < kQ; ++q) {
-            raw[s * kQ + q] = ok ? row[(d.n + (q << fast::kLogSub)) * elem_stride] : 0u;
-          }
+          raw[i] = ok ? first[d.t * row_stride + d.n * elem_stride] : 0u;
         }
       };
       int const se = static_cast<int>(p.in_elem_stride);
@@ -295,7 +300,64 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
     // FP16 and written to shared memory at m + 256 k_q (Q = 1: the gain alone). Slots split over
     // the bits like the tasks: slot(task s) = slot(task 0) ^ slot(load_task(0, s)).
     int const task_slot0 = fast::slot(sw, task0.t, task0.n);
-    if constexpr (kQ == 1) {
+    if constexpr (kSplitC) {
+      // C1: the 16-point DFT over q2 of x(t, m + 256 (q1 + Q1 q2)), times gain W_Q^(q1 k2), to
+      // m + 256 (k2 + 16 q1); barrier; C2: per task (t, m, k2) the Q1-point DFT over q1 of
+      // those, times W_L^(m (k2 + 16 k1)), in place. The inverse as conj(forward(conj x)), the
+      // intermediate staying conjugated.
+      constexpr int kQ1 = 1 << kLogQ1;
+      std::uint32_t const conj_mask = inverse ? 0x80000000u : 0u;
+      {
+        int const m = task0.n & ((1 << fast::kLogSub) - 1);
+        int const q1 = task0.n >> fast::kLogSub;
+        int const slot_m = fast::slot(sw, task0.t, m);
+        float2 a[16];
+#pragma unroll
+        for (int q = 0; q < 16; ++q) {
+          std::uint32_t const bits = raw[q] ^ conj_mask;
+          a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
+        }
+        dft_pow2<4>(a);
+        float2 const w1 = coarse_twiddle(coarse, q1 << (kLogCoarse - kLogQ), false);
+        float2 wk = cscale(w1, gain);
+#pragma unroll
+        for (int k = 0; k < 16; ++k) {
+          float2 v = a[bit_reverse<4>(k)];
+          if (k == 0) {
+            v = cscale(v, gain);
+          } else {
+            if (k > 1) wk = cmul(wk, w1);
+            v = cmul(v, wk);
+          }
+          tile[fast::step_c_slot(sw, slot_m, k + 16 * q1)] = half2_bits(__float22half2_rn(v));
+        }
+      }
+      __syncthreads();
+#pragma unroll
+      for (int s = 0; s < 16 / kQ1; ++s) {
+        fast::TileElement const c = fast::split_c2_task(tid, s, threads);
+        int const m = c.n & ((1 << fast::kLogSub) - 1);
+        int const k2 = c.n >> fast::kLogSub;
+        int const slot_m = fast::slot(sw, c.t, m);
+        float2 a[kQ1];
+#pragma unroll
+        for (int q = 0; q < kQ1; ++q) {
+          std::uint32_t const bits = tile[fast::step_c_slot(sw, slot_m, k2 + 16 * q)];
+          a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
+        }
+        dft_pow2<kLogQ1>(a);
+        constexpr int kShift = kLogCoarse - kLogL;
+        float2 wk = coarse_twiddle(coarse, (m * k2) << kShift, false);
+        float2 const w16 = coarse_twiddle(coarse, (16 * m) << kShift, false);
+#pragma unroll
+        for (int k = 0; k < kQ1; ++k) {
+          if (k > 0) wk = cmul(wk, w16);
+          float2 const v = cmul(a[bit_reverse<kLogQ1>(k)], wk);
+          tile[fast::step_c_slot(sw, slot_m, k2 + 16 * k)] =
+              half2_bits(__float22half2_rn(v)) ^ conj_mask;
+        }
+      }
+    } else if constexpr (kQ == 1) {
       __half2 const hgain = __float2half2_rn(gain);
 #pragma unroll
       for (int s = 0; s < kElementsPerThread; ++s) {
@@ -566,25 +628,38 @@ cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, floa
   return cudaGetLastError();
 }
 
+/// L = 8192, 16384 (split step C): one sequence per tile, 512 threads (L = 8192) or 1024
+/// (staged).
+template <int kLogQ>
+constexpr bool kSplit = kLogQ + fast::kLogSub > fast::kMaxLogChained;
+template <int kLogQ>
+constexpr int kSplitThreads = 16 << kLogQ;
+
 template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                           float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   bool const fin = fast::fast_in(pass);
   bool const fout = fast::fast_out(pass);
-  if (fin && fout) {
-    return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine, inverse,
-                                                              stream);
+  if constexpr (kSplit<kLogQ>) {
+    if (pass.log_tile != 0) return cudaErrorInvalidValue;  // not eligible
+    return launch_fast<kLogQ, 0, false, false, kSplitThreads<kLogQ>>(pass, src, dst, coarse, fine,
+                                                                     inverse, stream);
+  } else {
+    if (fin && fout) {
+      return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine,
+                                                                inverse, stream);
+    }
+    if (fin) {
+      return launch_fast<kLogQ, kLogT, true, false, kMaxThreads>(pass, src, dst, coarse, fine,
+                                                                 inverse, stream);
+    }
+    if (fout) {
+      return launch_fast<kLogQ, kLogT, false, true, kMaxThreads>(pass, src, dst, coarse, fine,
+                                                                 inverse, stream);
+    }
+    return launch_fast<kLogQ, kLogT, false, false, kMaxThreads>(pass, src, dst, coarse, fine,
+                                                                inverse, stream);
   }
-  if (fin) {
-    return launch_fast<kLogQ, kLogT, true, false, kMaxThreads>(pass, src, dst, coarse, fine,
-                                                               inverse, stream);
-  }
-  if (fout) {
-    return launch_fast<kLogQ, kLogT, false, true, kMaxThreads>(pass, src, dst, coarse, fine,
-                                                               inverse, stream);
-  }
-  return launch_fast<kLogQ, kLogT, false, false, kMaxThreads>(pass, src, dst, coarse, fine, inverse,
-                                                              stream);
 }
 
 /// The planner's usual tiles, T L = 2^12, 2^13 and 2^14 (256, 512, 1024 threads), have their own
@@ -599,17 +674,24 @@ constexpr int kLogT12 = fast::kLogMaxTile - 1 - fast::kLogSub - kLogQ;
 template <int kLogQ>
 cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                           float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  if (pass.log_tile == kLogT14<kLogQ>) {
-    return launch_fast_t<kLogQ, kLogT14<kLogQ>, 1024>(pass, src, dst, coarse, fine, inverse,
-                                                      stream);
+  if constexpr (kSplit<kLogQ>) {
+    return launch_fast_t<kLogQ, 0, kSplitThreads<kLogQ>>(pass, src, dst, coarse, fine, inverse,
+                                                         stream);
+  } else {
+    if (pass.log_tile == kLogT14<kLogQ>) {
+      return launch_fast_t<kLogQ, kLogT14<kLogQ>, 1024>(pass, src, dst, coarse, fine, inverse,
+                                                        stream);
+    }
+    if (pass.log_tile == kLogT12<kLogQ>) {
+      return launch_fast_t<kLogQ, kLogT12<kLogQ>, 256>(pass, src, dst, coarse, fine, inverse,
+                                                       stream);
+    }
+    if (pass.log_tile == kLogT13<kLogQ>) {
+      return launch_fast_t<kLogQ, kLogT13<kLogQ>, 512>(pass, src, dst, coarse, fine, inverse,
+                                                       stream);
+    }
+    return launch_fast_t<kLogQ, -1, 512>(pass, src, dst, coarse, fine, inverse, stream);
   }
-  if (pass.log_tile == kLogT12<kLogQ>) {
-    return launch_fast_t<kLogQ, kLogT12<kLogQ>, 256>(pass, src, dst, coarse, fine, inverse, stream);
-  }
-  if (pass.log_tile == kLogT13<kLogQ>) {
-    return launch_fast_t<kLogQ, kLogT13<kLogQ>, 512>(pass, src, dst, coarse, fine, inverse, stream);
-  }
-  return launch_fast_t<kLogQ, -1, 512>(pass, src, dst, coarse, fine, inverse, stream);
 }
 
 template <int kLogQ, int kLogT, int kMaxThreads>
@@ -624,20 +706,26 @@ cudaError_t prepare_fast_t() noexcept {
                                cudaSharedmemCarveoutMaxShared);
     }
   };
-  raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads>);
-  raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads>);
-  raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads>);
+  if constexpr (!kSplit<kLogQ>) {
+    raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads>);
+    raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads>);
+    raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads>);
+  }
   raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads>);
   return e;
 }
 
 template <int kLogQ>
 cudaError_t prepare_fast_q() noexcept {
-  cudaError_t e = prepare_fast_t<kLogQ, -1, 512>();
-  if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT12<kLogQ>, 256>();
-  if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT13<kLogQ>, 512>();
-  if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT14<kLogQ>, 1024>();
-  return e;
+  if constexpr (kSplit<kLogQ>) {
+    return prepare_fast_t<kLogQ, 0, kSplitThreads<kLogQ>>();
+  } else {
+    cudaError_t e = prepare_fast_t<kLogQ, kLogT14<kLogQ>, 1024>();
+    if (e == cudaSuccess) e = prepare_fast_t<kLogQ, -1, 512>();
+    if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT12<kLogQ>, 256>();
+    if (e == cudaSuccess) e = prepare_fast_t<kLogQ, kLogT13<kLogQ>, 512>();
+    return e;
+  }
 }
 
 }  // namespace
@@ -647,6 +735,8 @@ cudaError_t prepare_fast_pass_kernels() noexcept {
   if (e == cudaSuccess) e = prepare_fast_q<2>();
   if (e == cudaSuccess) e = prepare_fast_q<3>();
   if (e == cudaSuccess) e = prepare_fast_q<4>();
+  if (e == cudaSuccess) e = prepare_fast_q<5>();
+  if (e == cudaSuccess) e = prepare_fast_q<6>();
   return e;
 }
 
@@ -664,6 +754,10 @@ cudaError_t launch_fast_pass(PassParams const& pass, void const* src, void* dst,
       return launch_fast_q<3>(pass, src, dst, coarse, fine, inverse, stream);
     case 4:
       return launch_fast_q<4>(pass, src, dst, coarse, fine, inverse, stream);
+    case 5:
+      return launch_fast_q<5>(pass, src, dst, coarse, fine, inverse, stream);
+    case 6:
+      return launch_fast_q<6>(pass, src, dst, coarse, fine, inverse, stream);
     default:
       return cudaErrorInvalidValue;
   }
