@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The register-chained pass: passes of length L = 256 Q (Q = 1..64) with FP16 data, no hooks
-// and T L <= 2^13 (fast_pass_layout.hpp has the phases and the index maps). Against the
+// The register-chained pass: passes of length L = 256 Q (Q = 1..64) with FP16 data, no load
+// hooks and T L <= 2^14 (fast::eligible; fast_pass_layout.hpp has the phases and the index
+// maps). Against the
 // general pass kernel it keeps the tile in FP16 in shared memory and runs each 256-point DFT
 // as two chained 16-point DFTs on Tensor Cores inside one warp, with every index of the inner
 // loops a compile-time constant: one shared-memory round trip per element for step A instead
@@ -8,7 +9,8 @@
 //
 // Precision: FP32 accumulation everywhere; the DFT-16 matrix enters as hi + lo FP16 parts
 // (F_hi X + F_lo X, both products exact in FP32), the data as FP16. An element is rounded to
-// FP16 after step C (Q > 1), between the two products of step A, and on output. A block gain
+// FP16 after step C (Q > 1; after each of its two steps for Q > 16), between the two products
+// of step A, and on output. A block gain
 // (a power of two from the tile's largest component) keeps every FP16 intermediate below
 // 16 Q sqrt(2) 2^11 / Q < 2^15.5.
 #include "tc/kernels/pass_launch.hpp"
