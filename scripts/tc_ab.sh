@@ -6,7 +6,8 @@
 #   here:   scripts/tc_ab.sh prepare BASE     (exports BASE's fftcore to .device-build/base-src)
 #   there:  OUT=... scripts/tc_ab.sh run      (carry .device-build)
 # Knobs: SWEEP="2^17:8,9 2^17:9,8 ..." (size:split pairs), COLSWEEP="2^20:4,14 ..." (size:
-# FFTCORE_TC_COLUMNS pairs), SKIP_TESTS=1, SKIP_BASE=1, SANITIZE=1
+# FFTCORE_TC_COLUMNS pairs), TILESWEEP="2^15:0 ..." (size: FFTCORE_TC_STRIDED_TILE pairs),
+# SKIP_TESTS=1, SKIP_BASE=1, SANITIZE=1
 # (SAN_FILTER: gtest filter, SAN_TIMEOUT: seconds per tool),
 # NCU="2^10 2^20" (Nsight Compute sections of the register-chained pass at those sizes; NCU_COUNT
 # kernels each, NCU_EXTRA more ncu arguments).
@@ -81,6 +82,9 @@ sweep() {
 # COLSWEEP="2^20:4,14 ...": FFTCORE_TC_COLUMNS per size
 [[ -n ${COLSWEEP:-} ]] && sweep FFTCORE_TC_COLUMNS "$COLSWEEP" colsweep.md \
   "column sweep (size | columns,elements | TC ms | % of copy):"
+# TILESWEEP="2^15:0 ...": FFTCORE_TC_STRIDED_TILE per size
+[[ -n ${TILESWEEP:-} ]] && sweep FFTCORE_TC_STRIDED_TILE "$TILESWEEP" tilesweep.md \
+  "strided tile sweep (size | log2 max tile | TC ms | % of copy):"
 if [[ -n ${NCU:-} ]]; then  # NCU="2^10 2^20": Nsight Compute on the register-chained pass
   for size in $NCU; do  # NCU_COUNT kernels from the third launch on; NCU_EXTRA more sections
     echo "### $size"

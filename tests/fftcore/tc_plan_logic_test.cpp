@@ -247,6 +247,31 @@ TEST(TcPlanLogic, OverriddenSplitsGiveTheDft) {
   check_emulated(desc_2d(1 << 12, 8, 2), false, options);
 }
 
+TEST(TcPlanLogic, StridedTileCapGivesSmallerTilesAndTheDft) {
+  // FFTCORE_TC_STRIDED_TILE (PlanOptions::strided_max_log_tile): strided register-chained passes
+  // take at most 2^t sequences per tile, below the whole 32-byte segments; contiguous ones keep
+  // theirs.
+  for (int t : {0, 1, 2}) {
+    fftcore::detail::tc::PlanOptions options;
+    options.strided_max_log_tile = t;
+    for (int k : {15, 20}) {
+      SCOPED_TRACE("n = 2^" + std::to_string(k) + ", t = " + std::to_string(t));
+      PassLayout layout;
+      ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, 2), options,
+                                                  layout),
+                fftcore::Status::kSuccess);
+      int capped = 0;
+      for (PassParams const& p : layout.passes) {
+        if (p.log_length < 8) continue;  // the short pass
+        EXPECT_LE(p.log_tile, std::max(t, 9 - p.log_length));
+        capped += p.log_tile <= t ? 1 : 0;
+      }
+      EXPECT_GE(capped, 1);
+      check_emulated(desc_1d(std::int64_t{1} << k, 2), t == 1, options);
+    }
+  }
+}
+
 TEST(TcPlanLogic, EmulatedPassesGiveTheDft2d) {
   for (auto [r, c] : std::vector<std::pair<int, int>>{
            {2, 2}, {16, 16}, {2, 1 << 14}, {1 << 14, 2}, {256, 64}, {4096, 8}, {8, 4096},

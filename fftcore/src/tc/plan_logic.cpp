@@ -62,6 +62,9 @@ int choose_log_tile(int log_l, int log_min, int log_extent0, std::int64_t sequen
                        std::min(options.strided_log_columns, options.strided_log_elements - log_l));
   }
   int lt = std::max(target - log_l, log_min);
+  if (fast_length && log_min >= kLogMinCoalescedTile) {
+    lt = std::min(lt, options.strided_max_log_tile);
+  }
   lt = std::min(lt, log_extent0);
   while (lt > floor && (sequences >> lt) < kMinBlocks) --lt;
   lt = std::max(lt, kLogMinBlockElements - log_l);

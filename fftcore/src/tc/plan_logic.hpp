@@ -35,6 +35,10 @@ struct PlanOptions {
   /// table (NOTES.md, session 6). FFTCORE_TC_COLUMNS="c,e" sets both, for A/B measurements.
   int strided_log_columns = 4;
   int strided_log_elements = 13;
+  /// At most 2^strided_max_log_tile sequences per tile for strided register-chained passes,
+  /// below the whole segments above if need be (fewer, smaller blocks; the L2 then merges the
+  /// partial sectors of neighbouring blocks). FFTCORE_TC_STRIDED_TILE="t", for A/B measurements.
+  int strided_max_log_tile = kLogMaxBlockElements;
   /// The axis's first pass reads or its last pass writes FP32 (the real transforms' Z), so no
   /// register-chained pass can take a whole 8192- or 16384-point axis: split_length keeps those
   /// as a short pass and a 4096-point one.

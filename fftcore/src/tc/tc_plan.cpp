@@ -150,6 +150,14 @@ Status make_tensor_core_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>&
       options.strided_log_columns = columns[0];
       options.strided_log_elements = columns[1];
     }
+    // FFTCORE_TC_STRIDED_TILE="t": at most 2^t sequences per strided register-chained tile.
+    if (char const* tile = std::getenv("FFTCORE_TC_STRIDED_TILE"); tile != nullptr) {
+      char* end = nullptr;
+      long const t = std::strtol(tile, &end, 10);
+      if (end != tile && *end == '\0' && t >= 0 && t <= tc::kLogMaxBlockElements) {
+        options.strided_max_log_tile = static_cast<int>(t);
+      }
+    }
   } catch (std::bad_alloc const&) {
     return Status::kInternal;
   }
