@@ -247,6 +247,52 @@ TEST(TcPlanLogic, OverriddenSplitsGiveTheDft) {
   check_emulated(desc_2d(1 << 12, 8, 2), false, options);
 }
 
+/// block_origin's shortcuts (shifts by the planner's log2 digits, 32-bit offsets) give the same
+/// origins as its general path (divisions, 64-bit offsets) for every pass of a range of plans,
+/// and the 32-bit flag is off where offsets pass 2^31.
+TEST(TcPlanLogic, BlockOriginShortcutsEqualTheGeneralPath) {
+  namespace tc = fftcore::detail::tc;
+  std::vector<fftcore::PlanDesc> descs;
+  for (int k : {1, 3, 8, 12, 13, 14, 15, 16, 20, 22, 23, 27}) {
+    for (std::int64_t batch : {1, 3, 16}) descs.push_back(desc_1d(std::int64_t{1} << k, batch));
+  }
+  for (auto [r, c] : std::vector<std::pair<int, int>>{{16, 16}, {512, 256}, {4096, 4096},
+                                                      {2, 1 << 14}, {1 << 14, 8}, {64, 2048}}) {
+    descs.push_back(desc_2d(r, c, 3));
+  }
+  int shortcut_passes = 0, offsets32_passes = 0;
+  for (fftcore::PlanDesc const& d : descs) {
+    PassLayout layout;
+    ASSERT_EQ(tc::build_layout(d, {}, layout), fftcore::Status::kSuccess);
+    for (PassParams const& p : layout.passes) {
+      PassParams general = p;
+      general.log_tiles0 = -1;
+      general.offsets32 = 0;
+      shortcut_passes += p.log_tiles0 >= 0 ? 1 : 0;
+      offsets32_passes += p.offsets32;
+      std::int64_t const step = std::max<std::int64_t>(1, p.blocks / 997);
+      for (std::int64_t b = 0; b < p.blocks; b += step) {
+        for (std::int64_t bb : {b, p.blocks - 1 - b}) {
+          tc::BlockOrigin const x = tc::block_origin(p, bb);
+          tc::BlockOrigin const y = tc::block_origin(general, bb);
+          ASSERT_EQ(x.d0, y.d0) << bb;
+          ASSERT_EQ(x.in_base, y.in_base) << bb;
+          ASSERT_EQ(x.out_base, y.out_base) << bb;
+          ASSERT_EQ(x.twiddle_base, y.twiddle_base) << bb;
+        }
+      }
+    }
+  }
+  EXPECT_GT(shortcut_passes, 20);
+  EXPECT_GT(offsets32_passes, 20);
+  // 2^27 x 32 spans 2^32 elements: its sequences' origins do not fit in 31 bits (2^27 x 16 is
+  // the largest batch whose origins do).
+  PassLayout big;
+  ASSERT_EQ(tc::build_layout(desc_1d(std::int64_t{1} << 27, 32), {}, big),
+            fftcore::Status::kSuccess);
+  for (PassParams const& p : big.passes) EXPECT_EQ(p.offsets32, 0);
+}
+
 TEST(TcPlanLogic, StridedTileCapGivesSmallerTilesAndTheDft) {
   // FFTCORE_TC_STRIDED_TILE (PlanOptions::strided_max_log_tile): strided register-chained passes
   // take at most 2^t sequences per tile, below the whole 32-byte segments; contiguous ones keep

@@ -52,6 +52,13 @@ struct PassParams {
   std::int32_t scatter = 0;  ///< reads and writes different element sets (needs src != dst)
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
+  /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1
+  /// and D2 where all three are powers of two (else -1), and whether every offset of the pass
+  /// (input, output, twiddle exponent base) fits in 31 bits, so that 32-bit products do.
+  std::int32_t log_tiles0 = -1;
+  std::int32_t log_extent1 = -1;
+  std::int32_t log_extent2 = -1;
+  std::int32_t offsets32 = 0;
   std::int32_t threads = 32;
   std::int32_t smem_bytes = 0;
   // ExecuteHooks, set per execute on copies of the first pass (load) and the last pass (store):
@@ -84,21 +91,36 @@ struct BlockOrigin {
 /// it is split by (tiles0, D1, D2: factors of blocks) fit in 32 bits, and the split runs in
 /// 32-bit unsigned arithmetic: every thread of a block computes it, and a 64-bit division by a
 /// run-time divisor is a long subroutine on the GPU. Only the offsets are 64-bit.
+/// With the planner's shortcuts (set_origin_shortcuts) the split takes three shifts, and the
+/// offsets 32-bit products (ncu: the 64-bit path was ~90 of a thread's ~1000 instructions).
 FFTCORE_HD inline BlockOrigin block_origin(PassParams const& p, std::int64_t block) {  // NOLINT
   auto const b = static_cast<std::uint32_t>(block);
   auto const tiles0 = static_cast<std::uint32_t>(p.tiles0);
   auto const e1 = static_cast<std::uint32_t>(p.extent[1]);
   auto const e2 = static_cast<std::uint32_t>(p.extent[2]);
   std::uint32_t rest0, rest1, rest2;
-  if (((tiles0 & (tiles0 - 1u)) | (e1 & (e1 - 1u)) | (e2 & (e2 - 1u))) == 0u) {
+  if (p.log_tiles0 >= 0) {
     // Powers of two (every digit but a batch that is not): shifts, not three divisions.
-    rest0 = b >> log2_of_pow2(tiles0);
-    rest1 = rest0 >> log2_of_pow2(e1);
-    rest2 = rest1 >> log2_of_pow2(e2);
+    rest0 = b >> p.log_tiles0;
+    rest1 = rest0 >> p.log_extent1;
+    rest2 = rest1 >> p.log_extent2;
   } else {
     rest0 = b / tiles0;
     rest1 = rest0 / e1;
     rest2 = rest1 / e2;
+  }
+  if (p.offsets32 != 0) {
+    std::int32_t const d32[kDigits] = {static_cast<std::int32_t>((b - rest0 * tiles0) << p.log_tile),
+                                       static_cast<std::int32_t>(rest0 - rest1 * e1),
+                                       static_cast<std::int32_t>(rest1 - rest2 * e2),
+                                       static_cast<std::int32_t>(rest2)};
+    std::int32_t in = 0, out = 0, tw = 0;
+    for (int i = 0; i < kDigits; ++i) {
+      in += d32[i] * static_cast<std::int32_t>(p.in_stride[i]);
+      out += d32[i] * static_cast<std::int32_t>(p.out_stride[i]);
+      tw += d32[i] * static_cast<std::int32_t>(p.twiddle_stride[i]);
+    }
+    return {d32[0], in, out, tw};
   }
   std::int64_t d[kDigits];
   d[0] = static_cast<std::int64_t>(b - rest0 * tiles0) << p.log_tile;

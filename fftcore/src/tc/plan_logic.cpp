@@ -271,6 +271,34 @@ Status check_descriptor(PlanDesc const& desc) noexcept {
   return Status::kSuccess;
 }
 
+void set_origin_shortcuts(PassParams& p) noexcept {
+  int const l0 = log2_exact(p.tiles0);
+  int const l1 = log2_exact(p.extent[1]);
+  int const l2 = log2_exact(p.extent[2]);
+  bool const pow2 = l0 >= 0 && l1 >= 0 && l2 >= 0;
+  p.log_tiles0 = pow2 ? l0 : -1;
+  p.log_extent1 = pow2 ? l1 : -1;
+  p.log_extent2 = pow2 ? l2 : -1;
+  // The largest value of each digit, then the largest offset of each kind.
+  std::int64_t const per_d3 = p.tiles0 * p.extent[1] * p.extent[2];
+  std::int64_t const top[kDigits] = {(p.tiles0 << p.log_tile) - 1, p.extent[1] - 1,
+                                     p.extent[2] - 1, (p.blocks + per_d3 - 1) / per_d3 - 1};
+  constexpr std::int64_t kLimit = (std::int64_t{1} << 31) - 1;
+  bool fits = true;
+  for (std::int64_t const* stride : {p.in_stride, p.out_stride, p.twiddle_stride}) {
+    std::int64_t sum = 0;
+    for (int i = 0; i < kDigits; ++i) {
+      if (stride[i] < 0 || top[i] < 0 || (stride[i] > 0 && top[i] > kLimit / stride[i])) {
+        fits = false;
+        break;
+      }
+      sum += top[i] * stride[i];
+      if (sum > kLimit) fits = false;
+    }
+  }
+  p.offsets32 = fits ? 1 : 0;
+}
+
 namespace {
 
 /// Per-pass scale, FP16/FP32 flags and the workspace of `passes` (already buffer-assigned) for
@@ -286,6 +314,7 @@ Status finish_layout(Scaling scaling, bool fp32_intermediate, std::int64_t total
                                              : 1.0f;
     p.in_fp32 = fp32_intermediate && p.src == Buffer::kWorkspace;
     p.out_fp32 = fp32_intermediate && p.dst == Buffer::kWorkspace;
+    set_origin_shortcuts(p);
     uses_workspace = uses_workspace || p.dst == Buffer::kWorkspace;
   }
   layout.workspace_bytes =

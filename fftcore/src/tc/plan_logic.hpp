@@ -68,6 +68,10 @@ struct PlanOptions {
                                        Scaling scaling, PassLayout& layout,
                                        bool fp32_ends = false) noexcept;
 
+/// Sets the block_origin shortcuts of `p` (PassParams::log_tiles0 ... offsets32) from its
+/// digits and strides; build_layout and build_axis_layout call it for every pass.
+void set_origin_shortcuts(PassParams& p) noexcept;
+
 /// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
 /// adjacent independent columns (1 for a contiguous axis) is split into (PlanOptions::fp32_ends
 /// for `fp32_ends`).
