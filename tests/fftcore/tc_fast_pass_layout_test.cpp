@@ -49,7 +49,7 @@ void simulate_shape(int log_l, int log_t, bool fin, bool fout, BankCheck& c) {
   int const warps = threads / 32;
   std::array<int, 32> t{};
   std::array<int, 32> n{};
-  bool const split = log_l > fast::kMaxLogChained;
+  bool const split = fast::split_step_c(log_l);
   for (int warp = 0; warp < warps && split; ++warp) {
     for (int k2 = 0; k2 < 16; ++k2) {  // step C1: each task's 16 outputs written once
       for (int lane = 0; lane < 32; ++lane) {
@@ -174,7 +174,7 @@ TEST(FastPassLayout, LoadTasksCoverTheTileOnce) {
         std::set<std::pair<int, int>> seen;
         std::set<std::pair<int, int>> seen_c2;
         for (int tid = 0; tid < threads; ++tid) {
-          if (log_l > fast::kMaxLogChained) {  // split step C: C1 then C2 tasks
+          if (fast::split_step_c(log_l)) {  // split step C: C1 then C2 tasks
             if (fin) continue;
             auto const e = fast::split_task(tid, log_l - fast::kLogSub);
             ASSERT_LT(e.t, 1 << log_t);
@@ -195,9 +195,9 @@ TEST(FastPassLayout, LoadTasksCoverTheTileOnce) {
             for (int k = 0; k < q; ++k) seen.insert({e.t, e.n + 256 * k});
           }
         }
-        if (log_l > fast::kMaxLogChained && fin) continue;
+        if (fast::split_step_c(log_l) && fin) continue;
         EXPECT_EQ(seen.size(), std::size_t{1} << (log_l + log_t)) << log_l << " " << log_t;
-        if (log_l > fast::kMaxLogChained) {
+        if (fast::split_step_c(log_l)) {
           EXPECT_EQ(seen_c2.size(), std::size_t{1} << (log_l + log_t)) << log_l << " " << log_t;
         }
       }
@@ -253,7 +253,7 @@ TEST(FastPassLayout, EveryWarpAccessIsBankConflictFree) {
       for (int layout = 0; layout < 4; ++layout) {
         bool const fin = (layout & 1) != 0 && log_t > 0;
         bool const fout = (layout & 2) != 0 && log_t > 0;
-        if (fin && log_l > fast::kMaxLogChained) continue;  // rows in only (fast::eligible)
+        if (fin && fast::split_step_c(log_l)) continue;  // rows in only (fast::eligible)
         BankCheck c{fast::make_swizzle(log_l, log_t, fout), log_l, log_t};
         simulate_shape(log_l, log_t, fin, fout, c);
         EXPECT_EQ(c.conflicts, 0) << "L = 2^" << log_l << ", T = 2^" << log_t << ", fast in "
@@ -372,7 +372,7 @@ std::vector<cd> emulate_fast_pass(std::vector<cd> const& x, int log_l, bool inve
   int const log_q = log_l - fast::kLogSub;
   int const q = 1 << log_q;
   std::vector<cd> sm(x);
-  if (log_l > fast::kMaxLogChained) {
+  if (fast::split_step_c(log_l)) {
     // Split step C with the kernel's task maps (T = 1): C1 for every thread's task, then C2.
     int const q1n = q / 16;
     int const threads = l / 16;
@@ -400,7 +400,7 @@ std::vector<cd> emulate_fast_pass(std::vector<cd> const& x, int log_l, bool inve
       }
     }
   }
-  for (int m = 0; m < 256 && q > 1 && log_l <= fast::kMaxLogChained; ++m) {  // step C
+  for (int m = 0; m < 256 && q > 1 && !fast::split_step_c(log_l); ++m) {  // step C
     std::vector<cd> y(static_cast<std::size_t>(q));
     for (int k = 0; k < q; ++k) {
       for (int i = 0; i < q; ++i) y[k] += sm[m + 256 * i] * w(i * k, q, inverse);

@@ -37,6 +37,9 @@ inline constexpr int kLogMaxTile = 13;     ///< any T with T L <= 2^13: <= 512 t
 inline constexpr int kLogBigTile = 14;     ///< T L = 2^14 too: 1024 threads, 64 KiB
 inline constexpr int kLogSub = 8;          ///< the 256-point DFT of step A
 
+/// Whether a pass of 2^log_l points splits step C in two (Q > 16: C1, then C2).
+FFTCORE_HD constexpr bool split_step_c(int log_l) { return log_l > kMaxLogChained; }
+
 /// Adjacent sequences of the tile are adjacent in memory (a warp's access spans several t).
 FFTCORE_HD inline bool fast_in(PassParams const& p) { return p.in_stride[0] == 1 && p.log_tile > 0; }
 
@@ -47,7 +50,7 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr &&
          p.log_length + p.log_tile <= kLogBigTile &&
-         (p.log_length <= kMaxLogChained || p.log_tile == 0);
+         (!split_step_c(p.log_length) || p.log_tile == 0);
 }
 FFTCORE_HD inline bool fast_out(PassParams const& p) {
   return p.out_stride[0] == 1 && p.log_tile > 0;

@@ -84,6 +84,38 @@ __device__ __forceinline__ std::uint32_t half2_bits(__half2 h) {
   return *reinterpret_cast<std::uint32_t*>(&h);
 }
 
+/// a[q] = the FP16 value of raw[q] ^ mask (mask: 0, or the imaginary half's sign bit, which
+/// conjugates), in FP32.
+template <int kR>
+__device__ __forceinline__ void unpack_fp16(std::uint32_t const* raw, std::uint32_t mask,
+                                            float2 (&a)[kR]) {
+#pragma unroll
+  for (int q = 0; q < kR; ++q) {
+    std::uint32_t const bits = raw[q] ^ mask;
+    a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
+  }
+}
+
+/// Step C's store: output k of dft_pow2 (a[bit_reverse(k)]) times gain W^k, W = w1 (powers by
+/// FP32 products), rounded to FP16, XOR-ed with `mask`, to tile[step_c_slot(sw, slot_m, k0 + k)].
+template <int kLogR>
+__device__ __forceinline__ void store_twiddled(float2 const (&a)[1 << kLogR], float2 w1, float gain,
+                                               std::uint32_t mask, std::uint32_t* tile,
+                                               fast::Swizzle const& sw, int slot_m, int k0) {
+  float2 wk = cscale(w1, gain);
+#pragma unroll
+  for (int k = 0; k < (1 << kLogR); ++k) {
+    float2 v = a[bit_reverse<kLogR>(k)];
+    if (k == 0) {
+      v = cscale(v, gain);
+    } else {
+      if (k > 1) wk = cmul(wk, w1);
+      v = cmul(v, wk);
+    }
+    tile[fast::step_c_slot(sw, slot_m, k0 + k)] = half2_bits(__float22half2_rn(v)) ^ mask;
+  }
+}
+
 /// Asynchronous global -> shared copies (sm_80+): the next tile's loads stay in flight while
 /// the block computes the current one, without holding registers. copy_async16 copies `bytes`
 /// (0..16) and fills the rest of the 16 with zeros.
@@ -128,7 +160,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   constexpr int kLogL = kLogQ + fast::kLogSub;
   constexpr int kQ = 1 << kLogQ;
   // Q > 16: step C in two steps (fast_pass_layout.hpp), C1 over q2 (16 points), C2 over q1.
-  constexpr bool kSplitC = kLogL > fast::kMaxLogChained;
+  constexpr bool kSplitC = fast::split_step_c(kLogL);
   constexpr int kLogQ1 = kSplitC ? kLogQ - 4 : 0;
   extern __shared__ std::uint32_t tile[];  // __half2 bits: the tile, then two staging buffers
   __shared__ FastShared sh;
@@ -314,25 +346,10 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         int const q1 = task0.n >> fast::kLogSub;
         int const slot_m = fast::slot(sw, task0.t, m);
         float2 a[16];
-#pragma unroll
-        for (int q = 0; q < 16; ++q) {
-          std::uint32_t const bits = raw[q] ^ conj_mask;
-          a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
-        }
+        unpack_fp16(raw, conj_mask, a);
         dft_pow2<4>(a);
-        float2 const w1 = coarse_twiddle(coarse, q1 << (kLogCoarse - kLogQ), false);
-        float2 wk = cscale(w1, gain);
-#pragma unroll
-        for (int k = 0; k < 16; ++k) {
-          float2 v = a[bit_reverse<4>(k)];
-          if (k == 0) {
-            v = cscale(v, gain);
-          } else {
-            if (k > 1) wk = cmul(wk, w1);
-            v = cmul(v, wk);
-          }
-          tile[fast::step_c_slot(sw, slot_m, k + 16 * q1)] = half2_bits(__float22half2_rn(v));
-        }
+        store_twiddled<4>(a, coarse_twiddle(coarse, q1 << (kLogCoarse - kLogQ), false), gain, 0u,
+                          tile, sw, slot_m, 16 * q1);
       }
       __syncthreads();
 #pragma unroll
@@ -341,12 +358,11 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         int const m = c.n & ((1 << fast::kLogSub) - 1);
         int const k2 = c.n >> fast::kLogSub;
         int const slot_m = fast::slot(sw, c.t, m);
-        float2 a[kQ1];
+        std::uint32_t bits[kQ1];
 #pragma unroll
-        for (int q = 0; q < kQ1; ++q) {
-          std::uint32_t const bits = tile[fast::step_c_slot(sw, slot_m, k2 + 16 * q)];
-          a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
-        }
+        for (int q = 0; q < kQ1; ++q) bits[q] = tile[fast::step_c_slot(sw, slot_m, k2 + 16 * q)];
+        float2 a[kQ1];
+        unpack_fp16(bits, 0u, a);
         dft_pow2<kLogQ1>(a);
         constexpr int kShift = kLogCoarse - kLogL;
         float2 wk = coarse_twiddle(coarse, (m * k2) << kShift, false);
@@ -377,25 +393,10 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         int const m = task0.n + d.n;
         int const slot_m = task_slot0 ^ fast::slot(sw, d.t, d.n);
         float2 a[kQ];
-#pragma unroll
-        for (int q = 0; q < kQ; ++q) {
-          std::uint32_t const bits = raw[s * kQ + q] ^ conj_mask;
-          a[q] = __half22float2(*reinterpret_cast<__half2 const*>(&bits));
-        }
+        unpack_fp16(raw + s * kQ, conj_mask, a);
         dft_pow2<kLogQ>(a);
-        float2 const w1 = coarse_twiddle(coarse, m << (kLogCoarse - kLogL), false);
-        float2 wk = cscale(w1, gain);
-#pragma unroll
-        for (int k = 0; k < kQ; ++k) {
-          float2 v = a[bit_reverse<kLogQ>(k)];
-          if (k == 0) {
-            v = cscale(v, gain);
-          } else {
-            if (k > 1) wk = cmul(wk, w1);
-            v = cmul(v, wk);
-          }
-          tile[fast::step_c_slot(sw, slot_m, k)] = half2_bits(__float22half2_rn(v)) ^ conj_mask;
-        }
+        store_twiddled<kLogQ>(a, coarse_twiddle(coarse, m << (kLogCoarse - kLogL), false), gain,
+                              conj_mask, tile, sw, slot_m, 0);
       }
     }
     __syncthreads();
@@ -633,20 +634,20 @@ cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, floa
 /// L = 8192, 16384 (split step C): one sequence per tile, 512 threads (L = 8192) or 1024
 /// (staged).
 template <int kLogQ>
-constexpr bool kSplit = kLogQ + fast::kLogSub > fast::kMaxLogChained;
+constexpr bool kSplit = fast::split_step_c(kLogQ + fast::kLogSub);
 template <int kLogQ>
 constexpr int kSplitThreads = 16 << kLogQ;
 
 template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                           float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  bool const fin = fast::fast_in(pass);
-  bool const fout = fast::fast_out(pass);
   if constexpr (kSplit<kLogQ>) {
     if (pass.log_tile != 0) return cudaErrorInvalidValue;  // not eligible
     return launch_fast<kLogQ, 0, false, false, kSplitThreads<kLogQ>>(pass, src, dst, coarse, fine,
                                                                      inverse, stream);
   } else {
+    bool const fin = fast::fast_in(pass);
+    bool const fout = fast::fast_out(pass);
     if (fin && fout) {
       return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine,
                                                                 inverse, stream);
