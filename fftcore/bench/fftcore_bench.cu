@@ -53,13 +53,14 @@ bool selected(std::string const& only, std::string const& name) {
 
 /// Median ms of a forward fftcore transform of `d` with its own workspace of
 /// workspace_bytes(), or -1 when fftcore cannot plan it.
-float time_fftcore_forward(fftcore::PlanDesc const& d, void const* in, void* out, int repeats) {
+float time_fftcore_forward(fftcore::PlanDesc const& d, void const* in, void* out, int repeats,
+                           fftcore::Direction direction = fftcore::Direction::kForward) {
   fftcore::Plan plan;
   if (fftcore::make_plan(d, plan) != fftcore::Status::kSuccess) return -1;
   Buffer const ws(plan.workspace_bytes());
   return time_ms([&] {
-    check(fftcore::execute(plan, in, out, fftcore::Direction::kForward, ws.get(),
-                           plan.workspace_bytes(), nullptr), "execute");
+    check(fftcore::execute(plan, in, out, direction, ws.get(), plan.workspace_bytes(), nullptr),
+          "execute");
   }, repeats);
 }
 
@@ -89,8 +90,9 @@ float time_cufft_half_r2c(Case c, long long batch, void* in, void* out, int repe
 void print_real_table(std::string const& only, int repeats, std::size_t total, Buffer const& in,
                       Buffer const& out) {
   std::printf("\n| real transform | batch | TC R2C ms | TC C2C ms | R2C speed / C2C (target 1.6x)"
-              " | cuFFT16 R2C ms | TC R2C speedup vs cuFFT16 | TC R2C GB/s |\n");
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+              " | cuFFT16 R2C ms | TC R2C speedup vs cuFFT16 | TC R2C GB/s | TC C2R ms"
+              " | C2R speed / C2C |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   std::vector<Case> cases;
   for (int k = 1; k <= 27; ++k) cases.push_back({1, 1LL << k});
   for (long long side : {256LL, 512LL, 1024LL, 2048LL, 4096LL}) cases.push_back({side, side});
@@ -104,11 +106,16 @@ void print_real_table(std::string const& only, int repeats, std::size_t total, B
     float const c2c_ms = time_fftcore_forward(tc_desc(c, batch, fftcore::Transform::kC2C),
                                               in.get(), out.get(), repeats);
     float const cufft_ms = time_cufft_half_r2c(c, batch, in.get(), out.get(), repeats);
+    // C2R of the same shape (its input, the half spectrum, read from `in` as is).
+    float const c2r_ms = time_fftcore_forward(tc_desc(c, batch, fftcore::Transform::kC2R),
+                                              in.get(), out.get(), repeats,
+                                              fftcore::Direction::kInverse);
     double const bytes = (2.0 * n + 4.0 * r2c.spectrum_elements()) * static_cast<double>(batch);
     bool const ok = r2c_ms > 0;
-    std::printf("| %s | %lld | %.3f | %.3f | %.2fx | %.3f | %.2fx | %.0f |\n", name.c_str(), batch,
-                r2c_ms, c2c_ms, ok ? c2c_ms / r2c_ms : 0, cufft_ms, ok ? cufft_ms / r2c_ms : 0,
-                ok ? bytes / (r2c_ms * 1e6) : 0);
+    std::printf("| %s | %lld | %.3f | %.3f | %.2fx | %.3f | %.2fx | %.0f | %.3f | %.2fx |\n",
+                name.c_str(), batch, r2c_ms, c2c_ms, ok ? c2c_ms / r2c_ms : 0, cufft_ms,
+                ok ? cufft_ms / r2c_ms : 0, ok ? bytes / (r2c_ms * 1e6) : 0, c2r_ms,
+                c2r_ms > 0 ? c2c_ms / c2r_ms : 0);
     std::fflush(stdout);
   }
 }

@@ -86,6 +86,9 @@ double scale_of(Scaling scaling, double n) {
   return scaling == Scaling::kByN ? 1 / n : scaling == Scaling::kBySqrtN ? 1 / std::sqrt(n) : 1;
 }
 
+cd to_cd(float2 v) { return {v.x, v.y}; }
+float2 to_f2(cd v) { return {static_cast<float>(v.real()), static_cast<float>(v.imag())}; }
+
 /// Runs one complex sub-plan's passes with the kernel's index maps (as tc_plan_logic_test).
 void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column, bool inverse,
                     std::map<RealBuffer, std::vector<cd>>& buffers) {
@@ -113,6 +116,34 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
               static_cast<std::size_t>(o.in_base + t * p.in_stride[0] + n * p.in_elem_stride));
         }
         fft(seq.data(), seq.size(), 1, inverse ? 1 : -1);
+        if (p.real_out != 0) {  // the fused R2C: the split on the scaled outputs, as the kernel
+          EXPECT_EQ(p.log_twiddle_n, 0);
+          EXPECT_EQ(p.out_elem_stride, 1);
+          std::int64_t const row = o.out_base + t * p.out_stride[0];
+          auto const z = [&](std::int64_t k) {
+            return to_f2(seq[static_cast<std::size_t>(k)] * static_cast<double>(p.scale));
+          };
+          auto const put = [&](std::int64_t k, float2 v) {
+            dst.at(static_cast<std::size_t>(row + k)) = to_cd(v);
+          };
+          for (std::int64_t j = 0; j < l / 2; ++j) {
+            float2 a, b;
+            if (j == 0) {
+              fftcore::detail::tc::split_forward_ends(z(0), 1.0f, a, b);
+              put(0, a);
+              put(l, b);
+              put(l / 2, fftcore::detail::tc::split_forward_middle(z(l / 2), 1.0f));
+            } else {
+              fftcore::detail::tc::split_forward_pair(
+                  z(j), z(l - j),
+                  fftcore::detail::tc::split_twiddle(static_cast<std::uint32_t>(j), p.log_length),
+                  1.0f, a, b);
+              put(j, a);
+              put(l - j, b);
+            }
+          }
+          continue;
+        }
         for (std::int64_t k = 0; k < l; ++k) {
           cd v = seq[static_cast<std::size_t>(k)] * static_cast<double>(p.scale);
           if (p.log_twiddle_n > 0) {
@@ -129,8 +160,6 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
   }
 }
 
-cd to_cd(float2 v) { return {v.x, v.y}; }
-float2 to_f2(cd v) { return {static_cast<float>(v.real()), static_cast<float>(v.imag())}; }
 
 /// The split step of real_split.hpp over all rows, as the kernel's items do it.
 void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::vector<cd>& dst) {
@@ -191,6 +220,10 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
   bool const rank2 = d.rank == 2, has_rows = m > 1;
   if (layout.r2c) {
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
+    if (layout.fused) {
+      out = buf[RealBuffer::kOut];
+      return;
+    }
     std::vector<cd>& dst = rank2 ? buf[RealBuffer::kY] : buf[RealBuffer::kOut];
     emulate_split(layout, has_rows ? buf[RealBuffer::kZ] : buf[RealBuffer::kIn], dst);
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
@@ -303,7 +336,7 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
       ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(rows, cols, 3, kind), l),
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
-      std::size_t const z = m > 1 ? r * m * 8 : 0, y = rows > 0 ? r * (m + 1) * 8 : 0;
+      std::size_t const z = m > 1 && !l.fused ? r * m * 8 : 0, y = rows > 0 ? r * (m + 1) * 8 : 0;
       SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
       EXPECT_GE(l.z_offset, l.y_offset + y);                 // Y and Z are live together
       EXPECT_GE(l.row_workspace_offset, l.z_offset + z);     // Z and the row FFT's workspace too
@@ -337,6 +370,38 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r1d) {
   }
   check_shape(0, 1 << 10, 2, Scaling::kByN);
   check_shape(0, 1 << 16, 1, Scaling::kBySqrtN);
+}
+
+TEST(RealPlan, R2cFusesTheSplitWhereTheRowFftIsOnePass) {
+  for (int k = 1; k <= 20; ++k) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k));
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << k, 5, Transform::kR2C), l),
+              Status::kSuccess);
+    bool const one_pass = k >= 9 && k <= 15;  // M = 256 .. 16384: the register-chained pass
+    EXPECT_EQ(l.fused, one_pass);
+    if (one_pass) {
+      ASSERT_EQ(l.row.passes.size(), 1u);
+      EXPECT_EQ(l.row.passes[0].real_out, 1);
+      EXPECT_EQ(l.row.passes[0].out_stride[0], (std::int64_t{1} << (k - 1)) + 1);
+      EXPECT_EQ(l.workspace_bytes, 0u);
+    }
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << k, 5, Transform::kR2C), l, /*fuse=*/false),
+              Status::kSuccess);
+    EXPECT_FALSE(l.fused);
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << k, 5, Transform::kC2R), l),
+              Status::kSuccess);
+    EXPECT_FALSE(l.fused);
+  }
+  RealLayout l;
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 1024, 2, Transform::kR2C), l),
+            Status::kSuccess);
+  EXPECT_FALSE(l.fused);  // 2-D keeps the FP32 half spectrum for its column FFT
+  check_shape(0, 1 << 12, 3, Scaling::kBySqrtN);
+  check_shape(0, 1 << 15, 2, Scaling::kByN);
 }
 
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {

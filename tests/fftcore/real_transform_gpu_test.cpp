@@ -248,6 +248,15 @@ TEST_F(RealTransform, R2cEverySize1d) {
   compare_r2c(0, std::int64_t{1} << 24, 1);
 }
 
+/// The sizes whose R2C runs the fused split (one register-chained pass, M = 256 .. 16384) with
+/// odd batches: partial tiles, and a small set for compute-sanitizer.
+TEST_F(RealTransform, R2cFusedSizesOddBatches) {
+  for (int k = 9; k <= 15; ++k) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k));
+    compare_r2c(0, std::int64_t{1} << k, 3);
+  }
+}
+
 TEST_F(RealTransform, C2rEverySize1d) {
   for (int k = 1; k <= 20; ++k) {
     std::int64_t const n = std::int64_t{1} << k;

@@ -267,6 +267,66 @@ TEST(FastPassLayout, EveryWarpAccessIsBankConflictFree) {
   EXPECT_GT(shapes, 45);
 }
 
+/// The fused R2C store (fast::r2c_item, real_out): over every tile the kernel instantiates it
+/// for, the items write each of the M + 1 outputs of every sequence once, the kernel's slot
+/// shortcuts equal output_slot of (t, j) and of the partner, and the two reads of a warp
+/// (ascending j, descending partners) take at most two wavefronts.
+TEST(FastPassLayout, R2cStoreItemsCoverTheHalfSpectrumOnce) {
+  int shapes = 0;
+  for (int log_l = fast::kMinLogLength; log_l <= fast::kMaxLogLength; ++log_l) {
+    int const m = 1 << log_l;
+    for (int log_t = 0; log_l + log_t <= fast::kLogMaxTile - 1 ||
+                        (fast::split_step_c(log_l) && log_t == 0);
+         ++log_t) {
+      if (log_l + log_t < 9) continue;
+      fast::Swizzle const s = fast::make_swizzle(log_l, log_t, false);
+      int const threads = (1 << (log_l + log_t)) / 16;
+      int const stride = fast::r2c_stride(threads, log_l);
+      std::vector<int> written(static_cast<std::size_t>((m + 1) << log_t), 0);
+      int worst_wavefronts = 0;
+      for (int warp = 0; warp < threads / 32; ++warp) {
+        for (int i = 0; i < 8; ++i) {
+          std::array<int, 32> own_banks{}, partner_banks{};
+          for (int lane = 0; lane < 32; ++lane) {
+            int const tid = warp * 32 + lane;
+            auto const item0 = fast::r2c_item(tid, log_l);
+            auto const d = fast::r2c_item(i * threads, log_l);
+            auto const e = fast::r2c_item(tid + i * threads, log_l);
+            ASSERT_EQ(item0.t + d.t, e.t);
+            ASSERT_EQ(item0.n + d.n, e.n);
+            int const own = fast::output_slot(s, item0.t, item0.n) ^ fast::output_slot(s, d.t, d.n);
+            int const partner = fast::output_slot(s, item0.t, (stride - item0.n) & (stride - 1)) ^
+                                fast::r2c_partner_term(s, d, stride, item0.n != 0);
+            ASSERT_EQ(own, fast::output_slot(s, e.t, e.n)) << log_l << " " << log_t << " " << tid;
+            ASSERT_EQ(partner, fast::output_slot(s, e.t, fast::r2c_partner(e.n, log_l)))
+                << "L = 2^" << log_l << ", T = 2^" << log_t << ", thread " << tid << ", item " << i;
+            ++own_banks[static_cast<std::size_t>(own & 31)];
+            ++partner_banks[static_cast<std::size_t>(partner & 31)];
+            auto const at = [&](int k) { return static_cast<std::size_t>(e.t * (m + 1) + k); };
+            if (e.n == 0) {
+              ++written[at(0)];
+              ++written[at(m)];
+              ++written[at(m / 2)];
+            } else {
+              ++written[at(e.n)];
+              ++written[at(m - e.n)];
+            }
+          }
+          worst_wavefronts =
+              std::max({worst_wavefronts, *std::max_element(own_banks.begin(), own_banks.end()),
+                        *std::max_element(partner_banks.begin(), partner_banks.end())});
+        }
+      }
+      for (std::size_t k = 0; k < written.size(); ++k) {
+        ASSERT_EQ(written[k], 1) << "L = 2^" << log_l << ", T = 2^" << log_t << ", output " << k;
+      }
+      EXPECT_LE(worst_wavefronts, 2) << "L = 2^" << log_l << ", T = 2^" << log_t;
+      ++shapes;
+    }
+  }
+  EXPECT_EQ(shapes, 16);
+}
+
 TEST(FastPassLayout, TakesFp16PassesOfLength256To16384WithoutLoadHooks) {
   PassParams p;
   p.log_length = 10;

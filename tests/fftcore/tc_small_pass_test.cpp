@@ -121,12 +121,19 @@ TEST(TcSmallPass, HooksAndUnsafeLayoutsStayOnTheGeneralKernel) {
 }
 
 TEST(TcSmallPass, RealTransformsUseItForTheirFp16Passes) {
-  // R2C of 2^14 points: an 8192-point complex row FFT, 2 x 4096 (FP16 from the input to the
-  // row workspace, the short kernel's); its last pass writes FP32 Z.
+  // R2C of 2^14 points unfused: an 8192-point complex row FFT, 2 x 4096 (FP16 from the input
+  // to the row workspace, the short kernel's); its last pass writes FP32 Z. (Fused, the default,
+  // it is one register-chained pass with the split in its store.)
   fftcore::PlanDesc d = desc(1, 1 << 14, 3);
   d.kind = fftcore::Transform::kR2C;
   fftcore::detail::tc::RealLayout real;
   ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, real), fftcore::Status::kSuccess);
+  ASSERT_EQ(real.row.passes.size(), 1u);
+  EXPECT_TRUE(real.fused);
+  EXPECT_EQ(real.row.passes[0].real_out, 1);
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, real, /*fuse=*/false),
+            fftcore::Status::kSuccess);
+  EXPECT_FALSE(real.fused);
   ASSERT_EQ(real.row.passes.size(), 2u);
   EXPECT_TRUE(small::eligible(real.row.passes[0]));
   EXPECT_FALSE(small::eligible(real.row.passes[1]));

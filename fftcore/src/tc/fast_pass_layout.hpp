@@ -56,6 +56,15 @@ FFTCORE_HD inline bool fast_out(PassParams const& p) {
   return p.out_stride[0] == 1 && p.log_tile > 0;
 }
 
+/// Whether the register-chained pass can fuse the R2C split into the store of `p`
+/// (PassParams::real_out): an eligible pass over contiguous rows (no store hooks, unit element
+/// stride out) whose tile has an instantiation with the split, T L <= 2^12 or L > 4096.
+FFTCORE_HD inline bool real_out_eligible(PassParams const& p) {
+  return eligible(p) && !fast_in(p) && !fast_out(p) && p.in_elem_stride == 1 &&
+         p.out_elem_stride == 1 && p.store_factors == nullptr && p.log_twiddle_n == 0 &&
+         (split_step_c(p.log_length) || p.log_length + p.log_tile <= kLogMaxTile - 1);
+}
+
 /// Whether the tiles of `p` can be copied into shared memory 16 bytes (4 elements) at a time:
 /// in memory order a tile is runs of 4 contiguous, 16-byte aligned elements (given a 16-byte
 /// aligned buffer) when the contiguous index (t for adjacent columns, n for rows) has unit
@@ -164,6 +173,38 @@ FFTCORE_HD inline int output_position(int k, int log_q) {
 FFTCORE_HD inline int store_slot(Swizzle const& s, int e, bool tile_fast, int log_t) {
   TileElement const x = tile_element(e, tile_fast, log_t, s.log_l);
   return slot(s, x.t, output_position(x.n, s.log_l - kLogSub));
+}
+
+/// R2C with the split fused into the store (PassParams::real_out; the row FFT of a real
+/// transform of 2 M points, M = L, real_split.hpp): the tile's T M / 2 items (t, j), j < M / 2,
+/// item e = thread + i * threads; item (t, j) reads outputs Z[j] and Z[r2c_partner(j)] and
+/// writes X[j] and X[M - j] (item 0: X[0] and X[M] from Z[0], and X[M/2] from Z[M/2]).
+FFTCORE_HD inline TileElement r2c_item(int e, int log_l) {
+  return {e >> (log_l - 1), e & ((1 << (log_l - 1)) - 1)};
+}
+FFTCORE_HD inline int r2c_partner(int j, int log_l) {
+  return j == 0 ? 1 << (log_l - 1) : (1 << log_l) - j;
+}
+/// Where output k of sequence t sits after step A.
+FFTCORE_HD inline int output_slot(Swizzle const& s, int t, int k) {
+  return slot(s, t, output_position(k, s.log_l - kLogSub));
+}
+/// The kernel's shortcut for the partner slots. With S = min(threads, M / 2) the items of one
+/// thread share j0 = j mod S; item i is (t0 + dt_i, j0 + r_i S) with (t0, j0) = r2c_item(thread)
+/// and (dt_i, r_i S) = r2c_item(i * threads) (disjoint bits). Its partner is c + h_i S with
+/// c = -j0 mod S and h_i = M / S - 1 - r_i (j0 != 0), M / (2 S) (j0 = 0, r_i = 0) or M / S - r_i
+/// (j0 = 0, r_i > 0), so its slot is output_slot(t0, c) ^ output_slot(dt_i, h_i S): the second
+/// term a constant per i when T is (the CPU tests check it against output_slot everywhere).
+FFTCORE_HD inline int r2c_stride(int threads, int log_l) {
+  return threads < (1 << (log_l - 1)) ? threads : 1 << (log_l - 1);
+}
+FFTCORE_HD inline int r2c_partner_term(Swizzle const& s, TileElement d, int stride,
+                                       bool j0_nonzero) {
+  int const m = 1 << s.log_l;
+  int const r = d.n / stride;
+  int const nonzero = output_slot(s, d.t, m - (r + 1) * stride);
+  int const zero = output_slot(s, d.t, r == 0 ? m / 2 : m - r * stride);
+  return j0_nonzero ? nonzero : zero;
 }
 
 /// Step A, B operand of n-tile j, register r, half h: x[n1 + 16 n2] of the task's 256-block,

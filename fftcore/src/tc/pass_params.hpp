@@ -50,6 +50,10 @@ struct PassParams {
   Buffer src = Buffer::kIn;
   Buffer dst = Buffer::kOut;
   std::int32_t scatter = 0;  ///< reads and writes different element sets (needs src != dst)
+  /// The R2C split fused into the store (the single pass of a real transform's row FFT, run by
+  /// the register-chained pass, fast_pass_layout.hpp): sequence t of L = M outputs Z becomes
+  /// the M + 1 outputs X[k] written at sum_i d_i out_stride[i] + k (out_elem_stride 1).
+  std::int32_t real_out = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
   /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1

@@ -14,6 +14,8 @@
 // before it in C2R, all on one stream).
 #include "tc/real_layout.hpp"
 
+#include "tc/fast_pass_layout.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -43,6 +45,9 @@ void map_precision(RealLayout const& layout, bool column, PassLayout& sub) {
 }  // namespace
 
 RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept {
+  if (layout.fused && !column) {
+    return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kOut;  // one pass, in -> out
+  }
   if (buffer == Buffer::kWorkspace) {
     return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
   }
@@ -53,7 +58,29 @@ RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noe
   return reads_data ? own : RealBuffer::kOut;
 }
 
-Status build_real_layout(PlanDesc const& desc, RealLayout& layout) noexcept {
+namespace {
+
+/// The fused R2C row pass (real_layout.hpp), when `row` is one pass that can take it: the split
+/// rides in its store, its output rows are M + 1 long, and the split's scale joins the pass's.
+bool fuse_split(RealLayout& layout) {
+  if (layout.row.passes.size() != 1) return false;
+  PassParams p = layout.row.passes.front();
+  if (!fast::real_out_eligible(p) || p.extent[1] != 1 || p.extent[2] != 1) return false;
+  p.real_out = 1;
+  p.out_stride[0] = p.in_stride[0] + 1;  // M + 1 outputs per sequence
+  p.scale *= layout.split_factor;
+  p.src = Buffer::kIn;
+  p.dst = Buffer::kOut;
+  set_origin_shortcuts(p);
+  layout.row.passes.front() = p;
+  layout.row.workspace_bytes = 0;
+  layout.fused = true;
+  return true;
+}
+
+}  // namespace
+
+Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -82,13 +109,22 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout) noexcept {
       return s;
     }
   }
+  if (fuse && layout.r2c && desc.rank == 1 && m > 1) {
+    // The fused pass is FP16 at both ends: it takes the plain split of the row axis.
+    PassLayout plain;
+    if (build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, plain) == Status::kSuccess) {
+      PassLayout const unfused = layout.row;
+      layout.row = plain;
+      if (!fuse_split(layout)) layout.row = unfused;
+    }
+  }
   map_precision(layout, false, layout.row);
   map_precision(layout, true, layout.column);
 
   auto const rows = static_cast<std::size_t>(layout.rows);
   auto const um = static_cast<std::size_t>(m);
   std::size_t const y_bytes = desc.rank == 2 ? align_up(rows * (um + 1) * sizeof(float) * 2) : 0;
-  std::size_t const z_bytes = m > 1 ? align_up(rows * um * sizeof(float) * 2) : 0;
+  std::size_t const z_bytes = m > 1 && !layout.fused ? align_up(rows * um * sizeof(float) * 2) : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);
   std::size_t const column_ws = align_up(layout.column.workspace_bytes);
   layout.y_offset = 0;

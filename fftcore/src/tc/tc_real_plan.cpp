@@ -37,7 +37,8 @@ class TensorCoreRealPlan final : public BackendPlan {
 
   /// The row and column passes and the split kernel between them.
   [[nodiscard]] int passes() const noexcept override {
-    return static_cast<int>(layout_.row.passes.size() + layout_.column.passes.size()) + 1;
+    return static_cast<int>(layout_.row.passes.size() + layout_.column.passes.size()) +
+           (layout_.fused ? 0 : 1);
   }
 
   [[nodiscard]] Status execute(void const* in, void* out, Direction, void* workspace,
@@ -52,6 +53,7 @@ class TensorCoreRealPlan final : public BackendPlan {
     split.factor = layout_.split_factor;
     if (layout_.r2c) {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
+      if (layout_.fused) return Status::kSuccess;  // the split rode in the row pass's store
       split.in_fp32 = has_rows;
       split.out_fp32 = rank2;
       void const* src = has_rows ? resolve(tc::RealBuffer::kZ, b) : in;
@@ -115,8 +117,12 @@ class TensorCoreRealPlan final : public BackendPlan {
 
 Status make_tensor_core_real_plan(PlanDesc const& desc,
                                   std::unique_ptr<BackendPlan>& out) noexcept {
+  // FFTCORE_TC_FUSED_SPLIT=0 (or the register-chained pass switched off) keeps the split in its
+  // own kernel: for A/B measurements in one build.
+  static bool const fuse =
+      tc::env_switch_on("FFTCORE_TC_FUSED_SPLIT") && tc::env_switch_on("FFTCORE_TC_FAST_PASS");
   tc::RealLayout layout;
-  if (Status s = tc::build_real_layout(desc, layout); s != Status::kSuccess) return s;
+  if (Status s = tc::build_real_layout(desc, layout, fuse); s != Status::kSuccess) return s;
   if (Status s = check_tensor_core_device(); s != Status::kSuccess) return s;
   auto plan =
       std::unique_ptr<TensorCoreRealPlan>(new (std::nothrow) TensorCoreRealPlan(std::move(layout)));

@@ -18,6 +18,7 @@
 #include "tc/fast_constants.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/kernels/block_merges.cuh"
+#include "tc/real_split.hpp"
 
 #include <cuda_fp16.h>
 
@@ -151,7 +152,7 @@ __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 cons
 #define FFTCORE_TC_FAST_MIN_BLOCKS 2  // resident 512-thread blocks per SM the registers must allow
 #endif
 
-template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads>
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads, bool kRealOut>
 __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
                                                : kMaxThreads > 256 ? FFTCORE_TC_FAST_MIN_BLOCKS
                                                                    : 2 * FFTCORE_TC_FAST_MIN_BLOCKS)
@@ -549,10 +550,53 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
     }
     __syncthreads();
 
-    // Store: output k of sequence t from 256 (k mod Q) + k / Q; element i of the thread is
-    // tile_element(tid) + tile_element(i * threads) (disjoint bits, the second part a constant
-    // when T is), its slot likewise.
-    {
+    if constexpr (kRealOut) {
+      // R2C: the split of real_split.hpp on the tile's outputs Z, item (t, j) as
+      // fast::r2c_item says: X[j] and X[M - j] from Z[j] and Z[M - j] (item 0: X[0], X[M] and
+      // X[M/2]), in FP32, one rounding. The transform's scale rode on step A's factor.
+      constexpr int kM = 1 << kLogL;
+      constexpr float kMinusPiOverM = -3.14159265358979323846f / static_cast<float>(kM);
+      int const stride = fast::r2c_stride(threads, kLogL);
+      fast::TileElement const item0 = fast::r2c_item(tid, kLogL);
+      bool const j0_nonzero = item0.n != 0;
+      int const own0 = fast::output_slot(sw, item0.t, item0.n);
+      int const partner0 = fast::output_slot(sw, item0.t, (stride - item0.n) & (stride - 1));
+      auto* const out = reinterpret_cast<std::uint32_t*>(dst) + o.out_base;
+      int const s0 = static_cast<int>(p.out_stride[0]);
+      bool const whole = valid_t == (1 << log_t);
+      auto const value = [&](int slot) {
+        std::uint32_t const bits = tile[slot];
+        return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
+      };
+      auto const pack = [](float2 v) { return half2_bits(__float22half2_rn(v)); };
+#pragma unroll
+      for (int i = 0; i < kElementsPerThread / 2; ++i) {
+        fast::TileElement const d = fast::r2c_item(i * threads, kLogL);  // a constant when T is
+        int const t = item0.t + d.t;
+        if (!whole && t >= valid_t) continue;
+        int const j = item0.n + d.n;
+        float2 const a = value(own0 ^ fast::output_slot(sw, d.t, d.n));
+        float2 const b = value(partner0 ^ fast::r2c_partner_term(sw, d, stride, j0_nonzero));
+        std::uint32_t* const row = out + t * s0;
+        if (j == 0) {
+          float2 x0, xm;
+          split_forward_ends(a, 1.0f, x0, xm);
+          row[0] = pack(x0);
+          row[kM] = pack(xm);
+          row[kM / 2] = pack(split_forward_middle(b, 1.0f));
+        } else {
+          float2 w;  // W_{2M}^j (MUFU: ~2^-21 absolute, far below the output rounding)
+          __sincosf(static_cast<float>(j) * kMinusPiOverM, &w.y, &w.x);
+          float2 xj, xm;
+          split_forward_pair(a, b, w, 1.0f, xj, xm);
+          row[j] = pack(xj);
+          row[kM - j] = pack(xm);
+        }
+      }
+    } else {
+      // Store: output k of sequence t from 256 (k mod Q) + k / Q; element i of the thread is
+      // tile_element(tid) + tile_element(i * threads) (disjoint bits, the second part a
+      // constant when T is), its slot likewise.
       fast::TileElement const out0 = fast::tile_element(tid, kFastOut, log_t, kLogL);
       int const store_slot0 = fast::store_slot(sw, tid, kFastOut, log_t);
 #pragma unroll
@@ -598,10 +642,11 @@ bool persistent_grid() {
   return enabled;
 }
 
-template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads>
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads,
+          bool kRealOut = false>
 cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  auto const kernel = fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads>;
+  auto const kernel = fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads, kRealOut>;
   constexpr bool kStaged = kMaxThreads > 512;  // as in the kernel
   std::size_t const smem = fast_smem_bytes(pass.log_length + pass.log_tile, kStaged);
   auto grid = static_cast<unsigned>(pass.blocks);
@@ -638,16 +683,45 @@ constexpr bool kSplit = fast::split_step_c(kLogQ + fast::kLogSub);
 template <int kLogQ>
 constexpr int kSplitThreads = 16 << kLogQ;
 
+/// The planner's usual tiles, T L = 2^12, 2^13 and 2^14 (256, 512, 1024 threads), have their own
+/// instantiations with T a constant; other T (T L < 2^13) take the general one.
+template <int kLogQ>
+constexpr int kLogT13 = fast::kLogMaxTile - fast::kLogSub - kLogQ;
+template <int kLogQ>
+constexpr int kLogT14 = fast::kLogBigTile - fast::kLogSub - kLogQ;
+template <int kLogQ>
+constexpr int kLogT12 = fast::kLogMaxTile - 1 - fast::kLogSub - kLogQ;
+
+/// Instantiations with the R2C split fused into the store (PassParams::real_out): the tiles the
+/// planner gives a real transform's single row pass (T L = 2^12 with T a constant, smaller T,
+/// or one sequence of 8192 or 16384 points).
+template <int kLogQ, int kLogT, int kMaxThreads>
+constexpr bool kHasRealOut =
+    kSplit<kLogQ> || (kMaxThreads <= 512 && (kLogT == -1 || kLogT == kLogT12<kLogQ>));
+
 template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                           float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   if constexpr (kSplit<kLogQ>) {
     if (pass.log_tile != 0) return cudaErrorInvalidValue;  // not eligible
+    if (pass.real_out != 0) {
+      return launch_fast<kLogQ, 0, false, false, kSplitThreads<kLogQ>, true>(pass, src, dst, coarse,
+                                                                             fine, inverse, stream);
+    }
     return launch_fast<kLogQ, 0, false, false, kSplitThreads<kLogQ>>(pass, src, dst, coarse, fine,
                                                                      inverse, stream);
   } else {
     bool const fin = fast::fast_in(pass);
     bool const fout = fast::fast_out(pass);
+    if (pass.real_out != 0) {
+      if constexpr (kHasRealOut<kLogQ, kLogT, kMaxThreads>) {
+        if (!fin && !fout) {
+          return launch_fast<kLogQ, kLogT, false, false, kMaxThreads, true>(pass, src, dst, coarse,
+                                                                            fine, inverse, stream);
+        }
+      }
+      return cudaErrorInvalidValue;  // fast::real_out_eligible rules these out
+    }
     if (fin && fout) {
       return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine,
                                                                 inverse, stream);
@@ -664,15 +738,6 @@ cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, fl
                                                                 inverse, stream);
   }
 }
-
-/// The planner's usual tiles, T L = 2^12, 2^13 and 2^14 (256, 512, 1024 threads), have their own
-/// instantiations with T a constant; other T (T L < 2^13) take the general one.
-template <int kLogQ>
-constexpr int kLogT13 = fast::kLogMaxTile - fast::kLogSub - kLogQ;
-template <int kLogQ>
-constexpr int kLogT14 = fast::kLogBigTile - fast::kLogSub - kLogQ;
-template <int kLogQ>
-constexpr int kLogT12 = fast::kLogMaxTile - 1 - fast::kLogSub - kLogQ;
 
 template <int kLogQ>
 cudaError_t launch_fast_q(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
@@ -710,11 +775,14 @@ cudaError_t prepare_fast_t() noexcept {
     }
   };
   if constexpr (!kSplit<kLogQ>) {
-    raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads>);
-    raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads>);
-    raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads>);
+    raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads, false>);
+    raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads, false>);
+    raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads, false>);
   }
-  raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads>);
+  raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, false>);
+  if constexpr (kHasRealOut<kLogQ, kLogT, kMaxThreads>) {
+    raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, true>);
+  }
   return e;
 }
 
