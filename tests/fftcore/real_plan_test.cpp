@@ -115,6 +115,21 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
           seq[static_cast<std::size_t>(n)] = src.at(
               static_cast<std::size_t>(o.in_base + t * p.in_stride[0] + n * p.in_elem_stride));
         }
+        if (p.real_in != 0) {  // the fused C2R: Z[n] / 4 of X[n] and X[M - n], as the kernel
+          EXPECT_EQ(p.in_elem_stride, 1);
+          std::int64_t const row = o.in_base + t * p.in_stride[0];
+          for (std::int64_t n = 0; n < l; ++n) {
+            float2 a = to_f2(src.at(static_cast<std::size_t>(row + n)));
+            float2 b = to_f2(src.at(static_cast<std::size_t>(row + l - n)));
+            if (n == 0) a.y = b.y = 0.0f;
+            float2 zn, zm;
+            fftcore::detail::tc::split_inverse_pair(
+                a, b,
+                fftcore::detail::tc::split_twiddle(static_cast<std::uint32_t>(n), p.log_length),
+                0.25f, zn, zm);
+            seq[static_cast<std::size_t>(n)] = to_cd(zn);
+          }
+        }
         fft(seq.data(), seq.size(), 1, inverse ? 1 : -1);
         if (p.real_out != 0) {  // the fused R2C: the split on the scaled outputs, as the kernel
           EXPECT_EQ(p.log_twiddle_n, 0);
@@ -228,6 +243,11 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
     emulate_split(layout, has_rows ? buf[RealBuffer::kZ] : buf[RealBuffer::kIn], dst);
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
   } else {
+    if (layout.fused) {
+      ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, true, buf));
+      out = buf[RealBuffer::kOut];
+      return;
+    }
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, true, buf));
     std::vector<cd>& dst = has_rows ? buf[RealBuffer::kZ] : buf[RealBuffer::kOut];
     emulate_split(layout, rank2 ? buf[RealBuffer::kY] : buf[RealBuffer::kIn], dst);
@@ -372,7 +392,7 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r1d) {
   check_shape(0, 1 << 16, 1, Scaling::kBySqrtN);
 }
 
-TEST(RealPlan, R2cFusesTheSplitWhereTheRowFftIsOnePass) {
+TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
   for (int k = 1; k <= 20; ++k) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     RealLayout l;
@@ -394,7 +414,14 @@ TEST(RealPlan, R2cFusesTheSplitWhereTheRowFftIsOnePass) {
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(
                   real_desc(0, std::int64_t{1} << k, 5, Transform::kC2R), l),
               Status::kSuccess);
-    EXPECT_FALSE(l.fused);
+    EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
+    if (one_pass) {
+      ASSERT_EQ(l.row.passes.size(), 1u);
+      EXPECT_EQ(l.row.passes[0].real_in, 1);
+      EXPECT_EQ(l.row.passes[0].real_out, 0);
+      EXPECT_EQ(l.row.passes[0].in_stride[0], (std::int64_t{1} << (k - 1)) + 1);
+      EXPECT_EQ(l.workspace_bytes, 0u);
+    }
   }
   RealLayout l;
   ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 1024, 2, Transform::kR2C), l),

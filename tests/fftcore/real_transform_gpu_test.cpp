@@ -257,6 +257,14 @@ TEST_F(RealTransform, R2cFusedSizesOddBatches) {
   }
 }
 
+/// The C2R sizes with the split fused into the load, odd batches (as R2cFusedSizesOddBatches).
+TEST_F(RealTransform, C2rFusedSizesOddBatches) {
+  for (int k = 9; k <= 15; ++k) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k));
+    compare_c2r(0, std::int64_t{1} << k, 3);
+  }
+}
+
 TEST_F(RealTransform, C2rEverySize1d) {
   for (int k = 1; k <= 20; ++k) {
     std::int64_t const n = std::int64_t{1} << k;

@@ -56,10 +56,11 @@ FFTCORE_HD inline bool fast_out(PassParams const& p) {
   return p.out_stride[0] == 1 && p.log_tile > 0;
 }
 
-/// Whether the register-chained pass can fuse the R2C split into the store of `p`
-/// (PassParams::real_out): an eligible pass over contiguous rows (no store hooks, unit element
-/// stride out) whose tile has an instantiation with the split, T L <= 2^12 or L > 4096.
-FFTCORE_HD inline bool real_out_eligible(PassParams const& p) {
+/// Whether the register-chained pass can fuse a real transform's split into `p` (the R2C one
+/// into its store, PassParams::real_out; the C2R one into its load, real_in): an eligible pass
+/// over contiguous rows (no hooks, unit element strides, no twiddles) whose tile has an
+/// instantiation with the split, T L <= 2^12 or L > 4096.
+FFTCORE_HD inline bool real_row_eligible(PassParams const& p) {
   return eligible(p) && !fast_in(p) && !fast_out(p) && p.in_elem_stride == 1 &&
          p.out_elem_stride == 1 && p.store_factors == nullptr && p.log_twiddle_n == 0 &&
          (split_step_c(p.log_length) || p.log_length + p.log_tile <= kLogMaxTile - 1);

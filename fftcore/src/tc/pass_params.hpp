@@ -54,6 +54,11 @@ struct PassParams {
   /// the register-chained pass, fast_pass_layout.hpp): sequence t of L = M outputs Z becomes
   /// the M + 1 outputs X[k] written at sum_i d_i out_stride[i] + k (out_elem_stride 1).
   std::int32_t real_out = 0;
+  /// The C2R split fused into the load (likewise): value n of sequence t is
+  /// Z[n] = (X[n] + conj X[M-n]) + i W_{2M}^-n (X[n] - conj X[M-n]) (real_split.hpp) of the
+  /// M + 1 inputs X of that sequence at sum_i d_i in_stride[i] + k (in_elem_stride 1), times
+  /// 1/4 to stay in FP16's range (the pass's scale carries the 4).
+  std::int32_t real_in = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
   /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1

@@ -60,15 +60,22 @@ RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noe
 
 namespace {
 
-/// The fused R2C row pass (real_layout.hpp), when `row` is one pass that can take it: the split
-/// rides in its store, its output rows are M + 1 long, and the split's scale joins the pass's.
+/// The fused row pass (real_layout.hpp), when `row` is one pass that can take it: the split
+/// rides in its store (R2C: output rows of M + 1) or its load (C2R: input rows of M + 1, the
+/// values times 1/4, so the scale times 4), and the split's scale joins the pass's.
 bool fuse_split(RealLayout& layout) {
   if (layout.row.passes.size() != 1) return false;
   PassParams p = layout.row.passes.front();
-  if (!fast::real_out_eligible(p) || p.extent[1] != 1 || p.extent[2] != 1) return false;
-  p.real_out = 1;
-  p.out_stride[0] = p.in_stride[0] + 1;  // M + 1 outputs per sequence
-  p.scale *= layout.split_factor;
+  if (!fast::real_row_eligible(p) || p.extent[1] != 1 || p.extent[2] != 1) return false;
+  if (layout.r2c) {
+    p.real_out = 1;
+    p.out_stride[0] = p.in_stride[0] + 1;
+    p.scale *= layout.split_factor;
+  } else {
+    p.real_in = 1;
+    p.in_stride[0] = p.out_stride[0] + 1;
+    p.scale *= 4.0f * layout.split_factor;
+  }
   p.src = Buffer::kIn;
   p.dst = Buffer::kOut;
   set_origin_shortcuts(p);
@@ -109,7 +116,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
       return s;
     }
   }
-  if (fuse && layout.r2c && desc.rank == 1 && m > 1) {
+  if (fuse && desc.rank == 1 && m > 1) {
     // The fused pass is FP16 at both ends: it takes the plain split of the row axis.
     PassLayout plain;
     if (build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, plain) == Status::kSuccess) {

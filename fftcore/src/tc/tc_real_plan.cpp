@@ -64,6 +64,7 @@ class TensorCoreRealPlan final : public BackendPlan {
       }
       return run(layout_.column, true, b, false, stream);
     }
+    if (layout_.fused) return run(layout_.row, false, b, true, stream);  // split in its load
     if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
     split.in_fp32 = rank2;
     split.out_fp32 = has_rows;

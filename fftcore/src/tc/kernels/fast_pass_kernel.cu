@@ -152,7 +152,17 @@ __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 cons
 #define FFTCORE_TC_FAST_MIN_BLOCKS 2  // resident 512-thread blocks per SM the registers must allow
 #endif
 
-template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads, bool kRealOut>
+/// kReal: kRealNone, or a real transform's split fused into the single row pass: kRealOut (R2C,
+/// in the store) or kRealIn (C2R, in the load).
+constexpr int kRealNone = 0;
+constexpr int kRealOut = 1;
+constexpr int kRealIn = 2;
+
+/// Whether a kernel instantiation stages its tiles (1024 threads, one block per SM; the C2R
+/// load reads two elements per value and takes them straight into registers instead).
+constexpr bool staged_tiles(int max_threads, int real) { return max_threads > 512 && real != kRealIn; }
+
+template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads, int kReal>
 __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
                                                : kMaxThreads > 256 ? FFTCORE_TC_FAST_MIN_BLOCKS
                                                                    : 2 * FFTCORE_TC_FAST_MIN_BLOCKS)
@@ -186,7 +196,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   // allow it (fast::vector_loads), else 4. Smaller tiles (four or two blocks per SM) load
   // straight into registers, one tile per block: staged they ran 4-10 % slower (NOTES.md,
   // session 5).
-  constexpr bool kStaged = kMaxThreads > 512;
+  constexpr bool kStaged = staged_tiles(kMaxThreads, kReal);
   // The thread's first step-C input value, and value i < 16 relative to it (a constant when T
   // is): raw[s Q + q] = x(t_s, m_s + 256 q) for the 16 / Q tasks s of the chained step C;
   // raw[q2] = x(t, m + 256 (q1 + Q1 q2)) for the C1 task of the split one.
@@ -293,7 +303,38 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         }
       };
       int const se = static_cast<int>(p.in_elem_stride);
-      if constexpr (kFastIn) {
+      if constexpr (kReal == kRealIn) {
+        // C2R (PassParams::real_in): value n of sequence t is Z[n] of X[n] and X[M - n]
+        // (real_split.hpp; n = 0 pairs X[0] with X[M], their imaginary parts ignored as cuFFT
+        // does; n = M/2 with itself), in FP32, times 1/4, rounded once. Every load first.
+        constexpr int kM = 1 << kLogL;
+        constexpr float kMinusPiOverM = -3.14159265358979323846f / static_cast<float>(kM);
+        auto const* first = in + (task0.t * s0 + task0.n);
+        auto const* mirror = in + (task0.t * s0 + (kM - task0.n));
+        std::uint32_t other[kElementsPerThread];
+#pragma unroll
+        for (int i = 0; i < kElementsPerThread; ++i) {
+          fast::TileElement const d = value_offset(i);
+          bool const ok = whole || task0.t + d.t < valid_t;
+          raw[i] = ok ? first[d.t * s0 + d.n] : 0u;
+          other[i] = ok ? mirror[d.t * s0 - d.n] : 0u;
+        }
+#pragma unroll
+        for (int i = 0; i < kElementsPerThread; ++i) {
+          int const n = task0.n + value_offset(i).n;
+          float2 a = __half22float2(*reinterpret_cast<__half2 const*>(&raw[i]));
+          float2 b = __half22float2(*reinterpret_cast<__half2 const*>(&other[i]));
+          if (n == 0) {
+            a.y = 0.0f;
+            b.y = 0.0f;
+          }
+          float2 w;  // W_{2M}^n (MUFU, as the R2C store)
+          __sincosf(static_cast<float>(n) * kMinusPiOverM, &w.y, &w.x);
+          float2 zn, zm;
+          split_inverse_pair(a, b, w, 0.25f, zn, zm);
+          raw[i] = half2_bits(__float22half2_rn(zn));
+        }
+      } else if constexpr (kFastIn) {
         load_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
       } else if (se == 1) {
         load_all(std::integral_constant<int, 1>{}, s0);
@@ -550,7 +591,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
     }
     __syncthreads();
 
-    if constexpr (kRealOut) {
+    if constexpr (kReal == kRealOut) {
       // R2C: the split of real_split.hpp on the tile's outputs Z, item (t, j) as
       // fast::r2c_item says: X[j] and X[M - j] from Z[j] and Z[M - j] (item 0: X[0], X[M] and
       // X[M/2]), in FP32, one rounding. The transform's scale rode on step A's factor.
@@ -643,11 +684,11 @@ bool persistent_grid() {
 }
 
 template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads,
-          bool kRealOut = false>
+          int kReal = kRealNone>
 cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  auto const kernel = fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads, kRealOut>;
-  constexpr bool kStaged = kMaxThreads > 512;  // as in the kernel
+  auto const kernel = fast_pass_kernel<kLogQ, kLogT, kFastIn, kFastOut, kMaxThreads, kReal>;
+  constexpr bool kStaged = staged_tiles(kMaxThreads, kReal);  // as in the kernel
   std::size_t const smem = fast_smem_bytes(pass.log_length + pass.log_tile, kStaged);
   auto grid = static_cast<unsigned>(pass.blocks);
   if (kStaged && persistent_grid()) {
@@ -692,35 +733,45 @@ constexpr int kLogT14 = fast::kLogBigTile - fast::kLogSub - kLogQ;
 template <int kLogQ>
 constexpr int kLogT12 = fast::kLogMaxTile - 1 - fast::kLogSub - kLogQ;
 
-/// Instantiations with the R2C split fused into the store (PassParams::real_out): the tiles the
-/// planner gives a real transform's single row pass (T L = 2^12 with T a constant, smaller T,
-/// or one sequence of 8192 or 16384 points).
+/// Instantiations with a real transform's split fused in (PassParams::real_out, real_in): the
+/// tiles the planner gives a real transform's single row pass (T L = 2^12 with T a constant,
+/// smaller T, or one sequence of 8192 or 16384 points).
 template <int kLogQ, int kLogT, int kMaxThreads>
-constexpr bool kHasRealOut =
+constexpr bool kHasReal =
     kSplit<kLogQ> || (kMaxThreads <= 512 && (kLogT == -1 || kLogT == kLogT12<kLogQ>));
 
 template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                           float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
+  int const real = pass.real_out != 0 ? kRealOut : pass.real_in != 0 ? kRealIn : kRealNone;
   if constexpr (kSplit<kLogQ>) {
     if (pass.log_tile != 0) return cudaErrorInvalidValue;  // not eligible
-    if (pass.real_out != 0) {
-      return launch_fast<kLogQ, 0, false, false, kSplitThreads<kLogQ>, true>(pass, src, dst, coarse,
-                                                                             fine, inverse, stream);
-    }
-    return launch_fast<kLogQ, 0, false, false, kSplitThreads<kLogQ>>(pass, src, dst, coarse, fine,
+    constexpr int kThreads = kSplitThreads<kLogQ>;
+    if (real == kRealOut) {
+      return launch_fast<kLogQ, 0, false, false, kThreads, kRealOut>(pass, src, dst, coarse, fine,
                                                                      inverse, stream);
+    }
+    if (real == kRealIn) {
+      return launch_fast<kLogQ, 0, false, false, kThreads, kRealIn>(pass, src, dst, coarse, fine,
+                                                                    inverse, stream);
+    }
+    return launch_fast<kLogQ, 0, false, false, kThreads>(pass, src, dst, coarse, fine, inverse,
+                                                         stream);
   } else {
     bool const fin = fast::fast_in(pass);
     bool const fout = fast::fast_out(pass);
-    if (pass.real_out != 0) {
-      if constexpr (kHasRealOut<kLogQ, kLogT, kMaxThreads>) {
-        if (!fin && !fout) {
-          return launch_fast<kLogQ, kLogT, false, false, kMaxThreads, true>(pass, src, dst, coarse,
-                                                                            fine, inverse, stream);
+    if (real != kRealNone) {
+      if constexpr (kHasReal<kLogQ, kLogT, kMaxThreads>) {
+        if (!fin && !fout && real == kRealOut) {
+          return launch_fast<kLogQ, kLogT, false, false, kMaxThreads, kRealOut>(
+              pass, src, dst, coarse, fine, inverse, stream);
+        }
+        if (!fin && !fout && real == kRealIn) {
+          return launch_fast<kLogQ, kLogT, false, false, kMaxThreads, kRealIn>(
+              pass, src, dst, coarse, fine, inverse, stream);
         }
       }
-      return cudaErrorInvalidValue;  // fast::real_out_eligible rules these out
+      return cudaErrorInvalidValue;  // fast::real_row_eligible rules these out
     }
     if (fin && fout) {
       return launch_fast<kLogQ, kLogT, true, true, kMaxThreads>(pass, src, dst, coarse, fine,
@@ -775,13 +826,14 @@ cudaError_t prepare_fast_t() noexcept {
     }
   };
   if constexpr (!kSplit<kLogQ>) {
-    raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads, false>);
-    raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads, false>);
-    raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads, false>);
+    raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads, kRealNone>);
+    raise(fast_pass_kernel<kLogQ, kLogT, true, false, kMaxThreads, kRealNone>);
+    raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads, kRealNone>);
   }
-  raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, false>);
-  if constexpr (kHasRealOut<kLogQ, kLogT, kMaxThreads>) {
-    raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, true>);
+  raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, kRealNone>);
+  if constexpr (kHasReal<kLogQ, kLogT, kMaxThreads>) {
+    raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, kRealOut>);
+    raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, kRealIn>);
   }
   return e;
 }

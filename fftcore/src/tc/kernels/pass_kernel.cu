@@ -385,7 +385,9 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
   if (runs_fast_pass(pass)) {
     return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
-  if (pass.real_out != 0) return cudaErrorInvalidValue;  // only the register-chained pass has it
+  if (pass.real_out != 0 || pass.real_in != 0) {
+    return cudaErrorInvalidValue;  // only the register-chained pass fuses a split
+  }
   if (runs_small_pass(pass)) {
     return launch_small_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
