@@ -96,8 +96,11 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     RealBuffer const src_id = fftcore::detail::tc::real_buffer(layout, column, p.src);
     RealBuffer const dst_id = fftcore::detail::tc::real_buffer(layout, column, p.dst);
     ASSERT_NE(dst_id, RealBuffer::kIn) << "a pass writes the input";
-    bool const fp32_src = src_id == RealBuffer::kZ || src_id == RealBuffer::kY;
-    bool const fp32_dst = dst_id == RealBuffer::kZ || dst_id == RealBuffer::kY;
+    // Z is FP32, Y too unless the split is fused (real_layout.hpp).
+    bool const fp32_src = src_id == RealBuffer::kZ || (src_id == RealBuffer::kY && !layout.fused);
+    bool const fp32_dst = dst_id == RealBuffer::kZ || (dst_id == RealBuffer::kY && !layout.fused);
+    EXPECT_TRUE(fp32_src || !p.in_fp32) << "FP16 buffer read as FP32";
+    EXPECT_TRUE(fp32_dst || !p.out_fp32) << "FP16 buffer written as FP32";
     EXPECT_TRUE(!fp32_src || p.in_fp32) << "FP32 buffer read as FP16";
     EXPECT_TRUE(!fp32_dst || p.out_fp32) << "FP32 buffer written as FP16";
     if (src_id == RealBuffer::kIn || dst_id == RealBuffer::kOut) {
@@ -235,7 +238,8 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
   bool const rank2 = d.rank == 2, has_rows = m > 1;
   if (layout.r2c) {
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
-    if (layout.fused) {
+    if (layout.fused) {  // the row pass wrote the half spectrum (out, or Y for rank 2)
+      ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
       out = buf[RealBuffer::kOut];
       return;
     }
@@ -243,12 +247,12 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
     emulate_split(layout, has_rows ? buf[RealBuffer::kZ] : buf[RealBuffer::kIn], dst);
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
   } else {
-    if (layout.fused) {
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, true, buf));
+    if (layout.fused) {  // the row pass reads the half spectrum (in, or Y for rank 2)
       ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, true, buf));
       out = buf[RealBuffer::kOut];
       return;
     }
-    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, true, buf));
     std::vector<cd>& dst = has_rows ? buf[RealBuffer::kZ] : buf[RealBuffer::kOut];
     emulate_split(layout, rank2 ? buf[RealBuffer::kY] : buf[RealBuffer::kIn], dst);
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, true, buf));
@@ -356,7 +360,8 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
       ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(rows, cols, 3, kind), l),
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
-      std::size_t const z = m > 1 && !l.fused ? r * m * 8 : 0, y = rows > 0 ? r * (m + 1) * 8 : 0;
+      std::size_t const z = m > 1 && !l.fused ? r * m * 8 : 0;
+      std::size_t const y = rows > 0 ? r * (m + 1) * (l.fused ? 4 : 8) : 0;  // FP16 Y when fused
       SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
       EXPECT_GE(l.z_offset, l.y_offset + y);                 // Y and Z are live together
       EXPECT_GE(l.row_workspace_offset, l.z_offset + z);     // Z and the row FFT's workspace too
@@ -423,10 +428,23 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
       EXPECT_EQ(l.workspace_bytes, 0u);
     }
   }
-  RealLayout l;
-  ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 1024, 2, Transform::kR2C), l),
-            Status::kSuccess);
-  EXPECT_FALSE(l.fused);  // 2-D keeps the FP32 half spectrum for its column FFT
+  for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 1024, 2, kind), l),
+              Status::kSuccess);
+    EXPECT_TRUE(l.fused);  // 2-D: the half spectrum Y in FP16 between the row and column passes
+    EXPECT_TRUE(l.rank2);
+    for (PassParams const& p : l.column.passes) {
+      EXPECT_EQ(p.in_fp32, 0);
+      EXPECT_EQ(p.out_fp32, 0);
+    }
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(8, 512, 2, kind), l),
+              Status::kSuccess);
+    EXPECT_FALSE(l.fused);  // 4096 elements: the FP32 half spectrum, for accuracy
+  }
+  check_shape(64, 1024, 2, Scaling::kNone);
+  check_shape(512, 512, 1, Scaling::kByN);
+  check_shape(16, 2048, 3, Scaling::kBySqrtN);
   check_shape(0, 1 << 12, 3, Scaling::kBySqrtN);
   check_shape(0, 1 << 15, 2, Scaling::kByN);
 }

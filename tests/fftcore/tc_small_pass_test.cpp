@@ -137,10 +137,15 @@ TEST(TcSmallPass, RealTransformsUseItForTheirFp16Passes) {
   ASSERT_EQ(real.row.passes.size(), 2u);
   EXPECT_TRUE(small::eligible(real.row.passes[0]));
   EXPECT_FALSE(small::eligible(real.row.passes[1]));
-  // R2C 8 x 1024: the 8-point column pass reads the FP32 half spectrum Y.
+  // R2C 8 x 1024: the 8-point column pass reads the half spectrum Y, FP16 with the fused row
+  // pass (the short kernel's), FP32 without.
   d = desc(8, 1024, 3);
   d.kind = fftcore::Transform::kR2C;
   ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, real), fftcore::Status::kSuccess);
+  ASSERT_EQ(real.column.passes.size(), 1u);
+  EXPECT_TRUE(small::eligible(real.column.passes[0]));
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, real, /*fuse=*/false),
+            fftcore::Status::kSuccess);
   ASSERT_EQ(real.column.passes.size(), 1u);
   EXPECT_FALSE(small::eligible(real.column.passes[0]));
 }

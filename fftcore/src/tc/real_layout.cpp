@@ -32,13 +32,16 @@ int log2_of(std::int64_t v) {
   return log;
 }
 
-bool fp32_buffer(RealBuffer b) { return b == RealBuffer::kZ || b == RealBuffer::kY; }
+/// Z is FP32; Y too unless the split is fused (then the row pass reads or writes it in FP16).
+bool fp32_buffer(RealLayout const& layout, RealBuffer b) {
+  return b == RealBuffer::kZ || (b == RealBuffer::kY && !layout.fused);
+}
 
 /// Sets the FP16/FP32 flags of the passes reading or writing the FP32 buffers Z and Y.
 void map_precision(RealLayout const& layout, bool column, PassLayout& sub) {
   for (auto& p : sub.passes) {
-    if (fp32_buffer(real_buffer(layout, column, p.src))) p.in_fp32 = 1;
-    if (fp32_buffer(real_buffer(layout, column, p.dst))) p.out_fp32 = 1;
+    if (fp32_buffer(layout, real_buffer(layout, column, p.src))) p.in_fp32 = 1;
+    if (fp32_buffer(layout, real_buffer(layout, column, p.dst))) p.out_fp32 = 1;
   }
 }
 
@@ -46,7 +49,11 @@ void map_precision(RealLayout const& layout, bool column, PassLayout& sub) {
 
 RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept {
   if (layout.fused && !column) {
-    return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kOut;  // one pass, in -> out
+    // One pass between the data and the half spectrum (Y, FP16, for rank 2).
+    RealBuffer const spectrum = layout.rank2 ? RealBuffer::kY : RealBuffer::kOut;
+    if (layout.r2c) return buffer == Buffer::kIn ? RealBuffer::kIn : spectrum;
+    return buffer == Buffer::kIn ? (layout.rank2 ? RealBuffer::kY : RealBuffer::kIn)
+                                 : RealBuffer::kOut;
   }
   if (buffer == Buffer::kWorkspace) {
     return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
@@ -116,7 +123,11 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
       return s;
     }
   }
-  if (fuse && desc.rank == 1 && m > 1) {
+  layout.rank2 = desc.rank == 2;
+  // Small 2-D transforms keep the FP32 half spectrum Y for accuracy (as the complex path keeps
+  // its FP32 intermediate below 4096 elements, build_layout).
+  bool const small_2d = desc.rank == 2 && desc.elements() <= 4096;
+  if (fuse && m > 1 && !small_2d) {
     // The fused pass is FP16 at both ends: it takes the plain split of the row axis.
     PassLayout plain;
     if (build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, plain) == Status::kSuccess) {
@@ -130,7 +141,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
 
   auto const rows = static_cast<std::size_t>(layout.rows);
   auto const um = static_cast<std::size_t>(m);
-  std::size_t const y_bytes = desc.rank == 2 ? align_up(rows * (um + 1) * sizeof(float) * 2) : 0;
+  std::size_t const y_element = layout.fused ? 4 : sizeof(float) * 2;  // FP16 when fused
+  std::size_t const y_bytes = desc.rank == 2 ? align_up(rows * (um + 1) * y_element) : 0;
   std::size_t const z_bytes = m > 1 && !layout.fused ? align_up(rows * um * sizeof(float) * 2) : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);
   std::size_t const column_ws = align_up(layout.column.workspace_bytes);

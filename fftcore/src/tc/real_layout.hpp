@@ -8,11 +8,12 @@
 //   C2R: rank 2: column FFT (in -> Y) ; split (X or Y -> Z) ; row FFT (Z -> out)
 // Z and Y live in the workspace in FP32, so the only FP16 roundings are those of the complex
 // passes' own boundaries and of the output. M = 1 has no row FFT (Z is the data itself).
-// Fused (1-D, 256 <= M <= 16384): the row FFT is one register-chained pass with the split in
-// its store (R2C, PassParams::real_out) or its load (C2R, real_in), in -> out, no Z, no split
-// kernel: half the bytes of the unfused steps and one launch. Z is rounded to FP16 once (in
-// shared memory before the R2C split, in registers after the C2R one): one rounding more than
-// the FP32 Z.
+// Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
+// pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
+// between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
+// kernel: half the bytes of the unfused steps and one launch fewer. Z is rounded to FP16 once
+// (in shared memory before the R2C split, in registers after the C2R one), and Y once: one
+// rounding more each than the FP32 Z and Y.
 #pragma once
 
 #include <fftcore/fftcore.hpp>
@@ -32,7 +33,8 @@ struct RealLayout {
   std::int64_t rows = 1;   ///< sequences along the halved axis: batch (x dims[0] for rank 2)
   int log_m = 0;           ///< M = 2^log_m = (last dim) / 2
   float split_factor = 1;  ///< scale applied in the split step (see real_layout.cpp)
-  bool fused = false;      ///< the split rides in the row pass (no split kernel, no Z)
+  bool fused = false;      ///< the split rides in the row pass (no split kernel, no Z, FP16 Y)
+  bool rank2 = false;
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
   PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
   /// Byte offsets of the FP32 buffers and the sub-plans' workspaces in the plan's workspace.

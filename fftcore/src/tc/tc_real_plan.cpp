@@ -53,7 +53,9 @@ class TensorCoreRealPlan final : public BackendPlan {
     split.factor = layout_.split_factor;
     if (layout_.r2c) {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
-      if (layout_.fused) return Status::kSuccess;  // the split rode in the row pass's store
+      if (layout_.fused) {  // the split rode in the row pass's store (to out, or to Y in FP16)
+        return run(layout_.column, true, b, false, stream);
+      }
       split.in_fp32 = has_rows;
       split.out_fp32 = rank2;
       void const* src = has_rows ? resolve(tc::RealBuffer::kZ, b) : in;
@@ -64,8 +66,8 @@ class TensorCoreRealPlan final : public BackendPlan {
       }
       return run(layout_.column, true, b, false, stream);
     }
-    if (layout_.fused) return run(layout_.row, false, b, true, stream);  // split in its load
     if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
+    if (layout_.fused) return run(layout_.row, false, b, true, stream);  // split in its load
     split.in_fp32 = rank2;
     split.out_fp32 = has_rows;
     void const* src = rank2 ? resolve(tc::RealBuffer::kY, b) : in;
