@@ -232,7 +232,8 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
   buf[RealBuffer::kIn] = in;
   buf[RealBuffer::kOut].assign(layout.r2c ? rows * (m + 1) : rows * m, nan);
   buf[RealBuffer::kZ].assign(rows * m, nan);
-  buf[RealBuffer::kY].assign(rows * (m + 1), nan);
+  std::size_t const y_pitch = layout.y_pitch > 0 ? static_cast<std::size_t>(layout.y_pitch) : m + 1;
+  buf[RealBuffer::kY].assign(rows * y_pitch, nan);
   buf[RealBuffer::kRowWorkspace].assign(rows * m, nan);
   buf[RealBuffer::kColumnWorkspace].assign(rows * (m + 1), nan);
   bool const rank2 = d.rank == 2, has_rows = m > 1;
@@ -361,7 +362,14 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
       std::size_t const z = m > 1 && !l.fused ? r * m * 8 : 0;
-      std::size_t const y = rows > 0 ? r * (m + 1) * (l.fused ? 4 : 8) : 0;  // FP16 Y when fused
+      // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused, else FP32 rows of M + 1.
+      std::size_t const y = rows == 0 ? 0
+                            : l.fused ? r * static_cast<std::size_t>(l.y_pitch) * 4
+                                      : r * (m + 1) * 8;
+      if (rows > 0 && l.fused) {
+        EXPECT_EQ(l.y_pitch % 8, 0);
+        EXPECT_GE(l.y_pitch, static_cast<std::int64_t>(m + 1));
+      }
       SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
       EXPECT_GE(l.z_offset, l.y_offset + y);                 // Y and Z are live together
       EXPECT_GE(l.row_workspace_offset, l.z_offset + z);     // Z and the row FFT's workspace too
@@ -445,6 +453,12 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
   check_shape(64, 1024, 2, Scaling::kNone);
   check_shape(512, 512, 1, Scaling::kByN);
   check_shape(16, 2048, 3, Scaling::kBySqrtN);
+  check_shape(8192, 512, 1, Scaling::kByN);  // two column passes, the first and last repitched
+  RealLayout two;
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(8192, 512, 1, Transform::kR2C), two),
+            Status::kSuccess);
+  EXPECT_EQ(two.column.passes.size(), 2u);
+  EXPECT_EQ(two.y_pitch, 264);
   check_shape(0, 1 << 12, 3, Scaling::kBySqrtN);
   check_shape(0, 1 << 15, 2, Scaling::kByN);
 }

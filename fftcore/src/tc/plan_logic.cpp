@@ -113,8 +113,12 @@ PassParams make_pass(int log_l, int log_tile, std::vector<Digit> const& digits,
 }
 
 /// Appends the passes of FFTs of 2^log_n points on data laid out [batch][2^log_n][vector].
+/// in_pitch / out_pitch (>= vector; 0: vector): the distance between consecutive points of the
+/// axis in the first pass's input and the last pass's output, where those rows are padded.
 void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
-                 std::vector<PassParams>& passes, PlanOptions const& options) {
+                 std::vector<PassParams>& passes, PlanOptions const& options,
+                 std::int64_t in_pitch = 0, std::int64_t out_pitch = 0) {
+  std::size_t const first = passes.size();
   std::vector<int> const& split = options.split;
   int split_sum = 0;
   for (int part : split) split_sum += part;
@@ -133,8 +137,10 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
       passes.push_back(make_pass(log_n, lt, {{batch, n, n, 0}}, 1, 1, 0, false));
     } else {
       int const lt = choose_log_tile(log_n, log_min, log_v, total >> log_n, options);
-      passes.push_back(
-          make_pass(log_n, lt, {{v, 1, 1, 0}, {batch, n * v, n * v, 0}}, v, v, 0, false));
+      std::int64_t const pi = in_pitch > 0 ? in_pitch : v, po = out_pitch > 0 ? out_pitch : v;
+      // Different pitches in and out: it reads and writes different places (of two buffers).
+      passes.push_back(make_pass(log_n, lt, {{v, 1, 1, 0}, {batch, n * pi, n * po, 0}}, pi, po,
+                                 0, pi != po));
     }
     return;
   }
@@ -167,6 +173,24 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   int const lt =
       choose_log_tile(log_l, log_min, vector > 1 ? log_v : parts.front(), total >> log_l, options);
   passes.push_back(make_pass(log_l, lt, digits, v, (n / l) * v, 0, true));
+  // Padded rows: the first pass reads, the last writes with the pitch instead of `vector`
+  // (every stride of theirs that steps along the axis or the batch is a multiple of it).
+  auto const repitch = [v](std::int64_t stride, std::int64_t pitch) {
+    return stride % v == 0 && stride >= v ? stride / v * pitch : stride;
+  };
+  // The first pass then reads other places than it writes (Y, the workspace); scatter only
+  // steers assign_buffers through a pass's predecessors, and the first has none.
+  if (vector > 1 && in_pitch > 0) {
+    PassParams& f = passes[first];
+    f.scatter = 1;
+    for (auto& st : f.in_stride) st = repitch(st, in_pitch);
+    f.in_elem_stride = repitch(f.in_elem_stride, in_pitch);
+  }
+  if (vector > 1 && out_pitch > 0) {
+    PassParams& l_ = passes.back();
+    for (auto& st : l_.out_stride) st = repitch(st, out_pitch);
+    l_.out_elem_stride = repitch(l_.out_elem_stride, out_pitch);
+  }
 }
 
 /// Buffers: the last pass writes `out`; walking back, a pass writes where its successor reads,
@@ -349,7 +373,8 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
 }
 
 Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Scaling scaling,
-                         PassLayout& layout, bool fp32_ends) noexcept {
+                         PassLayout& layout, bool fp32_ends, std::int64_t in_pitch,
+                         std::int64_t out_pitch) noexcept {
   if (log_n < 1 || log_n > kLogMaxLength1d || vector < 1 || batch < 1) {
     return Status::kUnsupportedSize;
   }
@@ -360,7 +385,7 @@ Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Sca
     layout = PassLayout{};
     PlanOptions options;
     options.fp32_ends = fp32_ends;
-    append_axis(log_n, vector, batch, layout.passes, options);
+    append_axis(log_n, vector, batch, layout.passes, options, in_pitch, out_pitch);
     assign_buffers(layout.passes, false);
     return finish_layout(scaling, false, batch * vector * (std::int64_t{1} << log_n), layout);
   } catch (std::bad_alloc const&) {

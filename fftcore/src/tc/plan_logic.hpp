@@ -64,9 +64,12 @@ struct PlanOptions {
 /// reads kIn, the last writes kOut. Used by the real transforms (real_layout.cpp) for their
 /// row FFTs (vector 1, `fp32_ends`: they read or write FP32 Z) and their column FFTs over
 /// cols/2 + 1 columns.
+/// in_pitch / out_pitch (0: vector): the row pitch of kIn / kOut where it is padded beyond
+/// `vector` (the real transforms' FP16 half spectrum, rows of M + 1 padded to 32 bytes).
 [[nodiscard]] Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch,
                                        Scaling scaling, PassLayout& layout,
-                                       bool fp32_ends = false) noexcept;
+                                       bool fp32_ends = false, std::int64_t in_pitch = 0,
+                                       std::int64_t out_pitch = 0) noexcept;
 
 /// Sets the block_origin shortcuts of `p` (PassParams::log_tiles0 ... offsets32) from its
 /// digits and strides; build_layout and build_axis_layout call it for every pass.

@@ -35,6 +35,7 @@ struct RealLayout {
   float split_factor = 1;  ///< scale applied in the split step (see real_layout.cpp)
   bool fused = false;      ///< the split rides in the row pass (no split kernel, no Z, FP16 Y)
   bool rank2 = false;
+  std::int64_t y_pitch = 0;  ///< fused rank 2: Y's row pitch, M + 1 rounded up to 8 elements
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
   PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
   /// Byte offsets of the FP32 buffers and the sub-plans' workspaces in the plan's workspace.
