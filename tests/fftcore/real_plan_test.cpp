@@ -97,8 +97,10 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     RealBuffer const dst_id = fftcore::detail::tc::real_buffer(layout, column, p.dst);
     ASSERT_NE(dst_id, RealBuffer::kIn) << "a pass writes the input";
     // Z is FP32, Y too unless the split is fused (real_layout.hpp).
-    bool const fp32_src = src_id == RealBuffer::kZ || (src_id == RealBuffer::kY && !layout.fused);
-    bool const fp32_dst = dst_id == RealBuffer::kZ || (dst_id == RealBuffer::kY && !layout.fused);
+    bool const fp32_src = (src_id == RealBuffer::kZ && !layout.z_fp16) ||
+                          (src_id == RealBuffer::kY && !layout.fused);
+    bool const fp32_dst = (dst_id == RealBuffer::kZ && !layout.z_fp16) ||
+                          (dst_id == RealBuffer::kY && !layout.fused);
     EXPECT_TRUE(fp32_src || !p.in_fp32) << "FP16 buffer read as FP32";
     EXPECT_TRUE(fp32_dst || !p.out_fp32) << "FP16 buffer written as FP32";
     EXPECT_TRUE(!fp32_src || p.in_fp32) << "FP32 buffer read as FP16";
@@ -361,7 +363,7 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
       ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(rows, cols, 3, kind), l),
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
-      std::size_t const z = m > 1 && !l.fused ? r * m * 8 : 0;
+      std::size_t const z = m > 1 && !l.fused ? r * m * (l.z_fp16 ? 4 : 8) : 0;
       // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused, else FP32 rows of M + 1.
       std::size_t const y = rows == 0 ? 0
                             : l.fused ? r * static_cast<std::size_t>(l.y_pitch) * 4
@@ -420,10 +422,15 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
       EXPECT_EQ(l.row.passes[0].out_stride[0], (std::int64_t{1} << (k - 1)) + 1);
       EXPECT_EQ(l.workspace_bytes, 0u);
     }
+    EXPECT_EQ(l.z_fp16, k >= 16);  // two or three row passes: FP16 Z, the split kernel
+    for (PassParams const& p : l.row.passes) {  // FP16 throughout where fused or z_fp16
+      EXPECT_EQ(p.in_fp32 != 0 || p.out_fp32 != 0, k <= 8);
+    }
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(
                   real_desc(0, std::int64_t{1} << k, 5, Transform::kR2C), l, /*fuse=*/false),
               Status::kSuccess);
     EXPECT_FALSE(l.fused);
+    EXPECT_FALSE(l.z_fp16);
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(
                   real_desc(0, std::int64_t{1} << k, 5, Transform::kC2R), l),
               Status::kSuccess);

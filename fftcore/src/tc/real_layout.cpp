@@ -32,9 +32,10 @@ int log2_of(std::int64_t v) {
   return log;
 }
 
-/// Z is FP32; Y too unless the split is fused (then the row pass reads or writes it in FP16).
+/// Z is FP32 unless z_fp16; Y too unless the split is fused (then the row pass reads or writes
+/// it in FP16).
 bool fp32_buffer(RealLayout const& layout, RealBuffer b) {
-  return b == RealBuffer::kZ || (b == RealBuffer::kY && !layout.fused);
+  return (b == RealBuffer::kZ && !layout.z_fp16) || (b == RealBuffer::kY && !layout.fused);
 }
 
 /// Sets the FP16/FP32 flags of the passes reading or writing the FP32 buffers Z and Y.
@@ -151,6 +152,21 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
       }
     }
   }
+  // 1-D of 2^16 points and more (M > 16384, two or three row passes): Z in FP16, so that the
+  // row FFT runs the FP16 kernels, and the split kernel reads and writes FP16 (one rounding
+  // more, of Z). C2R: the split's Z / 4 stays in FP16's range, the row FFT's first pass
+  // scales by 4.
+  if (fuse && !layout.fused && desc.rank == 1 && m > (std::int64_t{1} << fast::kMaxLogLength)) {
+    if (Status s = build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row);
+        s != Status::kSuccess) {
+      return s;
+    }
+    layout.z_fp16 = true;
+    if (!layout.r2c) {
+      layout.split_factor *= 0.25f;
+      layout.row.passes.front().scale *= 4.0f;
+    }
+  }
   map_precision(layout, false, layout.row);
   map_precision(layout, true, layout.column);
 
@@ -161,7 +177,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
       desc.rank != 2 ? 0
       : layout.fused ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
                      : align_up(rows * (um + 1) * sizeof(float) * 2);
-  std::size_t const z_bytes = m > 1 && !layout.fused ? align_up(rows * um * sizeof(float) * 2) : 0;
+  std::size_t const z_bytes =
+      m > 1 && !layout.fused ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2)) : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);
   std::size_t const column_ws = align_up(layout.column.workspace_bytes);
   layout.y_offset = 0;

@@ -35,6 +35,7 @@ struct RealLayout {
   float split_factor = 1;  ///< scale applied in the split step (see real_layout.cpp)
   bool fused = false;      ///< the split rides in the row pass (no split kernel, no Z, FP16 Y)
   bool rank2 = false;
+  bool z_fp16 = false;  ///< 1-D, M > 16384: Z in FP16 between the row FFT and the split kernel
   std::int64_t y_pitch = 0;  ///< fused rank 2: Y's row pitch, M + 1 rounded up to 8 elements
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
   PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
@@ -49,8 +50,9 @@ struct RealLayout {
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as
 /// real_buffer() says.
-/// `fuse`: take the fused R2C where it applies (false for A/B measurements and where the
-/// register-chained pass is switched off).
+/// `fuse`: take the fused split and the FP16 Z where they apply (false: FP32 Z and Y and the
+/// split kernel everywhere, for A/B measurements and where the register-chained pass is
+/// switched off).
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout,
                                        bool fuse = true) noexcept;
 

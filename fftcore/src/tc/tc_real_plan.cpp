@@ -56,7 +56,7 @@ class TensorCoreRealPlan final : public BackendPlan {
       if (layout_.fused) {  // the split rode in the row pass's store (to out, or to Y in FP16)
         return run(layout_.column, true, b, false, stream);
       }
-      split.in_fp32 = has_rows;
+      split.in_fp32 = has_rows && !layout_.z_fp16;
       split.out_fp32 = rank2;
       void const* src = has_rows ? resolve(tc::RealBuffer::kZ, b) : in;
       void* dst = rank2 ? resolve(tc::RealBuffer::kY, b) : out;
@@ -69,7 +69,7 @@ class TensorCoreRealPlan final : public BackendPlan {
     if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
     if (layout_.fused) return run(layout_.row, false, b, true, stream);  // split in its load
     split.in_fp32 = rank2;
-    split.out_fp32 = has_rows;
+    split.out_fp32 = has_rows && !layout_.z_fp16;
     void const* src = rank2 ? resolve(tc::RealBuffer::kY, b) : in;
     void* dst = has_rows ? resolve(tc::RealBuffer::kZ, b) : out;
     if (Status s = from_cuda(tc::launch_split_inverse(split, src, dst, stream));
