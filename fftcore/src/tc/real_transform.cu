@@ -34,6 +34,16 @@ __device__ inline Item item_of(std::int64_t i, int log_i) {
   return {i >> log_i, static_cast<std::uint32_t>(i & ((std::int64_t{1} << log_i) - 1))};
 }
 
+/// W^k = exp(-i pi k / M) by the MUFU sine and cosine: ~4e-7 absolute for every k < M <= 2^26
+/// (the argument's rounding included), far below the FP16 rounding of the outputs, and ~10
+/// instructions instead of sincospif's ~40 (the split kernel runs at the memory's pace then).
+__device__ inline float2 fast_twiddle(std::uint32_t k, int log_m) {
+  float2 w;
+  __sincosf(static_cast<float>(k) * (-3.14159265358979323846f / static_cast<float>(1u << log_m)),
+            &w.y, &w.x);
+  return w;
+}
+
 template <class In, class Out>
 __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int log_m, float f) {
   int const log_i = log_items(log_m);
@@ -53,7 +63,7 @@ __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int
       if (m >= 2) store(xr + m / 2, split_forward_middle(load(zr + m / 2), f));
     } else {
       float2 xk, xmk;
-      split_forward_pair(load(zr + j), load(zr + (m - j)), split_twiddle(j, log_m), f, xk, xmk);
+      split_forward_pair(load(zr + j), load(zr + (m - j)), fast_twiddle(j, log_m), f, xk, xmk);
       store(xr + j, xk);
       store(xr + (m - j), xmk);
     }
@@ -76,7 +86,7 @@ __global__ void split_inverse_kernel(In const* x, Out* z, std::int64_t rows, int
       if (m >= 2) store(zr + m / 2, split_inverse_middle(load(xr + m / 2), f));
     } else {
       float2 zk, zmk;
-      split_inverse_pair(load(xr + j), load(xr + (m - j)), split_twiddle(j, log_m), f, zk, zmk);
+      split_inverse_pair(load(xr + j), load(xr + (m - j)), fast_twiddle(j, log_m), f, zk, zmk);
       store(zr + j, zk);
       store(zr + (m - j), zmk);
     }
