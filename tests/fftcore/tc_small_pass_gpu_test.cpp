@@ -130,7 +130,8 @@ TEST_F(TcSmallPass, StridedTwiddledFirstPassAgainstCufftHalf) {
              {1, 1 << 14, 3, "2,12"},
              {1, 1 << 15, 3, "3,12"},
              {1, 1 << 15, 1, "3,12", fftcore::Scaling::kByN},
-             {1, 1 << 11, 3, "3,8"}},
+             {1, 1 << 11, 3, "3,8"},
+             {1, 1 << 16, 3, "4,12"}},
             false);
 }
 
@@ -143,14 +144,22 @@ TEST_F(TcSmallPass, PartialTilesAgainstCufftHalf) {
              {1, 8, 4099, nullptr},
              {1, 2, (1 << 20) + 1, nullptr},
              {1, 4, (1 << 19) + 7, nullptr},
-             {1, 8, (1 << 18) + 3, nullptr}},
+             {1, 8, (1 << 18) + 3, nullptr},
+             {1, 16, 5, nullptr},
+             {1, 16, (1 << 17) + 5, nullptr}},
             true);
 }
 
 TEST_F(TcSmallPass, Shapes2dAgainstCufftHalf) {
   // 2-D shapes of <= 4096 elements (8 x 4, 4 x 8) keep FP32 between their passes and so stay
-  // on the general kernel (tc_small_pass_test); these are FP16 shapes with 2..8 rows or columns.
-  run_cases({{8, 2048, 3, nullptr}, {2, 4096, 3, nullptr}, {1024, 8, 3, nullptr}}, false);
+  // on the general kernel (tc_small_pass_test); these are FP16 shapes with 2..16 rows or
+  // columns.
+  run_cases({{8, 2048, 3, nullptr},
+             {2, 4096, 3, nullptr},
+             {1024, 8, 3, nullptr},
+             {16, 1024, 3, nullptr},
+             {512, 16, 3, nullptr}},
+            false);
 }
 
 }  // namespace

@@ -47,8 +47,8 @@ PlanOptions split(std::vector<int> parts) {
 }
 
 TEST(TcSmallPass, TakesTheShortFp16PassesOfPlans) {
-  // 1-D n = 2, 4, 8: the one pass, contiguous sequences, any batch.
-  for (int k = 1; k <= 3; ++k) {
+  // 1-D n = 2 .. 16: the one pass, contiguous sequences, any batch.
+  for (int k = 1; k <= 4; ++k) {
     for (std::int64_t batch : {1, 3, 5, 4096}) {
       PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, batch));
       ASSERT_EQ(l.passes.size(), 1u);
@@ -56,7 +56,7 @@ TEST(TcSmallPass, TakesTheShortFp16PassesOfPlans) {
       EXPECT_TRUE(small::contiguous(l.passes[0])) << k << " " << batch;
     }
   }
-  EXPECT_FALSE(small::eligible(layout_of(desc(1, 16, 3)).passes[0]));
+  EXPECT_FALSE(small::eligible(layout_of(desc(1, 32, 3)).passes[0]));
   // The strided first pass of 2^13 as 2 x 4096, 2^14 as 4 x 4096 and 2^15 as 8 x 4096 (the
   // planner's): adjacent columns, twiddled; the 4096-point pass is not the short kernel's.
   for (auto const& [k, parts] :
@@ -338,7 +338,10 @@ void check(fftcore::PlanDesc const& d, PlanOptions const& options, bool in_place
 TEST(TcSmallPass, EmulatedShortPassesGiveTheDft) {
   for (bool in_place : {false, true}) {
     SCOPED_TRACE(in_place ? "in place" : "out of place");
-    for (int k = 1; k <= 3; ++k) check(desc(1, std::int64_t{1} << k, 5), {}, in_place);  // T > 5
+    for (int k = 1; k <= 4; ++k) check(desc(1, std::int64_t{1} << k, 5), {}, in_place);  // T > 5
+    check(desc(1, 16, 1027), {}, in_place);                  // 16 points: a partial last tile
+    check(desc(1, 1 << 16, 2), split({4, 12}), in_place);    // a strided 16-point first pass
+    check(desc(16, 512, 3), {}, in_place);                   // 16-point column pass
     check(desc(1, 8, 4099), {}, in_place);  // a partial last tile after full ones
     check(desc(1, 1 << 13, 3), split({1, 12}), in_place);
     check(desc(1, 1 << 14, 32), split({2, 12}), in_place);  // T = 512: 2 of a round of 8

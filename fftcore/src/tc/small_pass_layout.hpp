@@ -2,7 +2,7 @@
 // The short pass (kernels/small_pass_kernel.cu): which passes it runs and which sequence of the
 // tile each thread takes. Shared by the kernel and the CPU tests.
 //
-// A pass of L = 2, 4 or 8 points does about 1-3 flops per byte it moves, so it is bound by
+// A pass of L = 2 .. 16 points does about 1-4 flops per byte it moves, so it is bound by
 // DRAM, not by arithmetic: the general kernel's round trip through FP32 shared memory, its
 // tile gain and barriers made a 2-point strided pass over 2^28 elements take 1.2 ms on an H200
 // against 0.51 ms for a copy. Here each thread takes whole sequences: it loads their FP16
@@ -16,16 +16,16 @@
 namespace fftcore::detail::tc::small {
 
 inline constexpr int kMinLogLength = 1;  ///< L = 2
-inline constexpr int kMaxLogLength = 3;  ///< L = 8
-/// Threads per block: min(T, 256). The planner's tiles for L <= 8 hold T L = 2^9..2^13
-/// elements (T >= 64), so a thread takes 1..32 / L sequences.
+inline constexpr int kMaxLogLength = 4;  ///< L = 16 (2 sequences of 16 per round)
+/// Threads per block: min(T, 256). The planner's tiles for L <= 16 hold T L = 2^9..2^13
+/// elements (T >= 32), so a thread takes 1..32 / L sequences.
 inline constexpr int kLogMaxThreads = 8;
 /// Elements a thread loads in one round before it computes (32 4-byte loads in flight; the
 /// planner's 2^13-element tiles are one round). Larger tiles loop over rounds.
 inline constexpr int kLogRoundElements = 5;
 
 /// Whether the short pass runs `p` (else the general pass kernel): FP16 in and out,
-/// 2 <= L <= 8, no hooks (ExecuteHooks stay on the general kernel), and a layout safe to run in
+/// 2 <= L <= 16, no hooks (ExecuteHooks stay on the general kernel), and a layout safe to run in
 /// place sequence by sequence: a thread writes a sequence only after reading it, so a pass that
 /// does not scatter must write each sequence where it read it (every planner pass does; the
 /// general kernel, which reads a whole tile before writing, would only need that per tile).

@@ -37,50 +37,6 @@ struct FastShared {
   float warp_max[32];
 };
 
-/// W_16^e (forward) for e < 8 times d (the butterflies of the Q-point DFTs): trivial for e = 0
-/// and 4.
-__device__ __forceinline__ float2 times_w16(float2 d, int e) {
-  if (e == 0) return d;
-  if (e == 4) return make_float2(d.y, -d.x);
-  constexpr float kC1 = 0.92387953251128674f;
-  constexpr float kS1 = 0.38268343236508978f;
-  constexpr float kC2 = 0.70710678118654752f;
-  float2 wv;
-  switch (e) {
-    case 1: wv = make_float2(kC1, -kS1); break;
-    case 2: wv = make_float2(kC2, -kC2); break;
-    case 3: wv = make_float2(kS1, -kC1); break;
-    case 5: wv = make_float2(-kS1, -kC1); break;
-    case 6: wv = make_float2(-kC2, -kC2); break;
-    default: wv = make_float2(-kC1, -kS1); break;
-  }
-  return cmul(d, wv);
-}
-
-/// One radix-2 stage (butterfly span kSpan) of a decimation-in-frequency DFT; every index is a
-/// template constant, so the array stays in registers.
-template <int kR, int kSpan>
-__device__ __forceinline__ void dif_stage(float2 (&a)[kR]) {
-#pragma unroll
-  for (int start = 0; start < kR; start += 2 * kSpan) {
-#pragma unroll
-    for (int i = 0; i < kSpan; ++i) {
-      float2 const u = a[start + i];
-      float2 const v = a[start + i + kSpan];
-      a[start + i] = cadd(u, v);
-      a[start + i + kSpan] = times_w16(csub(u, v), i * (8 / kSpan));
-    }
-  }
-  if constexpr (kSpan > 1) dif_stage<kR, kSpan / 2>(a);
-}
-
-/// In-register forward DFT of 2^kLogR <= 16 points, decimation in frequency:
-/// a[bit_reverse(k)] = X[k].
-template <int kLogR>
-__device__ __forceinline__ void dft_pow2(float2 (&a)[1 << kLogR]) {
-  dif_stage<(1 << kLogR), (1 << kLogR) / 2>(a);
-}
-
 __device__ __forceinline__ std::uint32_t half2_bits(__half2 h) {
   return *reinterpret_cast<std::uint32_t*>(&h);
 }

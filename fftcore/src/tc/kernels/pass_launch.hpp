@@ -40,7 +40,7 @@ inline bool env_switch_on(char const* name) noexcept {
                                            bool inverse, cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the short pass: small::eligible (FP16, no hooks,
-/// 2 <= L <= 8) unless FFTCORE_TC_SMALL_PASS=0 is set.
+/// 2 <= L <= 16) unless FFTCORE_TC_SMALL_PASS=0 is set.
 [[nodiscard]] bool runs_small_pass(PassParams const& pass) noexcept;
 
 /// The short pass (kernels/small_pass_kernel.cu), one sequence per thread on CUDA cores, for

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The short pass: passes of L = 2, 4 or 8 points with FP16 data and no hooks (small::eligible),
+// The short pass: passes of L = 2 .. 16 points with FP16 data and no hooks (small::eligible),
 // one sequence per thread in FP32 registers, straight from global memory and back
 // (small_pass_layout.hpp says why). Such a pass moves 8 L bytes per sequence for a handful of
 // flops, so everything here serves the memory system: a thread's loads of a round come first
@@ -151,7 +151,12 @@ __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
       float2 a[kL];
 #pragma unroll
       for (int n = 0; n < kL; ++n) a[n] = unpack(raw[j][n] ^ conj);
-      dft_small<kLogL>(a, false);  // a[bit_reverse(k)] = X[k]
+      // a[bit_reverse(k)] = X[k]
+      if constexpr (kLogL == 4) {
+        dft_pow2<4>(a);  // W_16 butterflies
+      } else {
+        dft_small<kLogL>(a, false);
+      }
       // Output k times scale w1^k (k = 0 apart: a product by (scale, 0) would cost a full
       // complex product, as 0 * x is not folded in IEEE arithmetic).
       raw[j][0] = pack(cscale(a[0], p.scale)) ^ conj;
@@ -219,6 +224,8 @@ cudaError_t launch_small_pass(PassParams const& pass, void const* src, void* dst
       return launch_small_length<2>(pass, src, dst, coarse, fine, inverse, stream);
     case 3:
       return launch_small_length<3>(pass, src, dst, coarse, fine, inverse, stream);
+    case 4:
+      return launch_small_length<4>(pass, src, dst, coarse, fine, inverse, stream);
     default:
       return cudaErrorInvalidValue;
   }
