@@ -87,11 +87,8 @@ __device__ __forceinline__ void store_sequence(std::uint32_t* base, std::uint32_
   }
 }
 
-/// 16 points (two sequences of 16 per round) at 64 registers, four 256-thread blocks per SM:
-/// unbounded it took 73-80 and three blocks (68 % of copy at n = 16). Shorter passes keep the
-/// compiler's choice (0: no minimum).
 template <int kLogL, bool kVector>
-__global__ void __launch_bounds__(1 << small::kLogMaxThreads, kLogL == 4 ? 4 : 0)
+__global__ void __launch_bounds__(1 << small::kLogMaxThreads)
     small_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                       float2 const* fine, int inverse_flag) {
   constexpr int kL = 1 << kLogL;
