@@ -275,20 +275,35 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
           raw[i] = ok ? first[d.t * s0 + d.n] : 0u;
           other[i] = ok ? mirror[d.t * s0 - d.n] : 0u;
         }
+        // w = W_{2M}^n / 4: by the MUFU sine and cosine (as the R2C store) at each task's first
+        // value, then by products with W_{2M}^step along the task (step = 256, or 256 Q1 for the
+        // split step C; at most 15 products, a few 2^-24, far below the rounding of Z).
+        constexpr int kStep = kSplitC ? 256 << kLogQ1 : 256;
+        constexpr int kRun = kSplitC ? kElementsPerThread : kQ;  // values per task
+        float2 step;
+        __sincosf(static_cast<float>(kStep) * kMinusPiOverM, &step.y, &step.x);
+        float2 w{};
 #pragma unroll
         for (int i = 0; i < kElementsPerThread; ++i) {
           int const n = task0.n + value_offset(i).n;
+          if (i % kRun == 0) {
+            __sincosf(static_cast<float>(n) * kMinusPiOverM, &w.y, &w.x);
+            w = cscale(w, 0.25f);
+          } else {
+            w = cmul(w, step);
+          }
           float2 a = __half22float2(*reinterpret_cast<__half2 const*>(&raw[i]));
           float2 b = __half22float2(*reinterpret_cast<__half2 const*>(&other[i]));
           if (n == 0) {
             a.y = 0.0f;
             b.y = 0.0f;
           }
-          float2 w;  // W_{2M}^n (MUFU, as the R2C store)
-          __sincosf(static_cast<float>(n) * kMinusPiOverM, &w.y, &w.x);
-          float2 zn, zm;
-          split_inverse_pair(a, b, w, 0.25f, zn, zm);
-          raw[i] = half2_bits(__float22half2_rn(zn));
+          // real_split.hpp's split_inverse_pair with the 1/4 folded into w and the last sums:
+          // Z[n] / 4 = s / 4 + i conj(w) d with s = a + conj b, d = a - conj b.
+          float const sx = a.x + b.x, sy = a.y - b.y;
+          float const dx = a.x - b.x, dy = a.y + b.y;
+          float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
+          raw[i] = half2_bits(__floats2half2_rn(fmaf(sx, 0.25f, -py), fmaf(sy, 0.25f, px)));
         }
       } else if constexpr (kFastIn) {
         load_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
