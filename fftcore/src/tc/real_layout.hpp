@@ -6,8 +6,11 @@
 // (R2C) or precedes (C2R). Order of the steps:
 //   R2C: row FFT (in -> Z) ; split (Z -> X or Y) ; rank 2: column FFT (Y -> out)
 //   C2R: rank 2: column FFT (in -> Y) ; split (X or Y -> Z) ; row FFT (Z -> out)
-// Z and Y live in the workspace in FP32, so the only FP16 roundings are those of the complex
-// passes' own boundaries and of the output. M = 1 has no row FFT (Z is the data itself).
+// Unfused, Z and Y live in the workspace in FP32, so the only FP16 roundings are those of the
+// complex passes' own boundaries and of the output (M = 1 has no row FFT: Z is the data); that
+// is kept for M < 256 and small 2-D shapes, where the passes are cheap and cuFFT's error small.
+// 1-D with M > 16384 (z_fp16): Z in FP16, so the row FFT runs the FP16 kernels and the split
+// kernel moves FP16 (C2R: Z / 4, the row FFT's first pass scales by 4).
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
