@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The split kernels of the real transforms: a grid-stride loop over items (row, j), j < M/2
-// (or 1 when M = 1), each item one mirrored pair (k = j, M - j) of real_split.hpp, four
-// adjacent items per thread (M >= 8); item 0 does the ends (k = 0, M) and the middle
-// (k = M/2). Arithmetic in FP32.
+// (or 1 when M = 1), each item one mirrored pair (k = j, M - j) of real_split.hpp; item 0
+// does the ends (k = 0, M) and the middle (k = M/2). Arithmetic in FP32.
 #include "tc/real_transform.hpp"
 
 #include "tc/real_split.hpp"
@@ -45,48 +44,28 @@ __device__ inline float2 fast_twiddle(std::uint32_t k, int log_m) {
   return w;
 }
 
-/// Items per thread: four adjacent pairs (their eight loads in flight before any arithmetic:
-/// one pair per thread kept too few bytes in flight for the memory, 75 % of the copy rate at
-/// 2^27 FP16 values), one where a row has fewer than four items (M < 8).
-constexpr int kItemsPerThread = 4;
-__device__ inline int log_per_thread(int log_m) { return log_m >= 3 ? 2 : 0; }
-
 template <class In, class Out>
 __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int log_m, float f) {
   int const log_i = log_items(log_m);
-  int const log_p = log_per_thread(log_m);
   std::uint32_t const m = 1u << log_m;
-  std::int64_t const groups = (rows << log_i) >> log_p;
+  std::int64_t const items = rows << log_i;
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t g = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; g < groups;
-       g += stride) {
-    auto const [row, j0] = item_of(g << log_p, log_i);
+  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < items;
+       i += stride) {
+    auto const [row, j] = item_of(i, log_i);
     In const* zr = z + row * m;
     Out* xr = x + row * (m + 1);
-    float2 a[kItemsPerThread], b[kItemsPerThread];
-#pragma unroll
-    for (int u = 0; u < kItemsPerThread; ++u) {
-      if (u >> log_p != 0) break;
-      std::uint32_t const j = j0 + u;
-      a[u] = load(zr + j);
-      b[u] = load(zr + (j == 0 ? m / 2 : m - j));  // item 0: the middle (m >= 2) or Z[0]
-    }
-#pragma unroll
-    for (int u = 0; u < kItemsPerThread; ++u) {
-      if (u >> log_p != 0) break;
-      std::uint32_t const j = j0 + u;
-      if (j == 0) {
-        float2 x0, xm;
-        split_forward_ends(a[u], f, x0, xm);
-        store(xr, x0);
-        store(xr + m, xm);
-        if (m >= 2) store(xr + m / 2, split_forward_middle(b[u], f));
-      } else {
-        float2 xk, xmk;
-        split_forward_pair(a[u], b[u], fast_twiddle(j, log_m), f, xk, xmk);
-        store(xr + j, xk);
-        store(xr + (m - j), xmk);
-      }
+    if (j == 0) {
+      float2 x0, xm;
+      split_forward_ends(load(zr), f, x0, xm);
+      store(xr, x0);
+      store(xr + m, xm);
+      if (m >= 2) store(xr + m / 2, split_forward_middle(load(zr + m / 2), f));
+    } else {
+      float2 xk, xmk;
+      split_forward_pair(load(zr + j), load(zr + (m - j)), fast_twiddle(j, log_m), f, xk, xmk);
+      store(xr + j, xk);
+      store(xr + (m - j), xmk);
     }
   }
 }
@@ -94,45 +73,29 @@ __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int
 template <class In, class Out>
 __global__ void split_inverse_kernel(In const* x, Out* z, std::int64_t rows, int log_m, float f) {
   int const log_i = log_items(log_m);
-  int const log_p = log_per_thread(log_m);
   std::uint32_t const m = 1u << log_m;
-  std::int64_t const groups = (rows << log_i) >> log_p;
+  std::int64_t const items = rows << log_i;
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t g = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; g < groups;
-       g += stride) {
-    auto const [row, j0] = item_of(g << log_p, log_i);
+  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < items;
+       i += stride) {
+    auto const [row, j] = item_of(i, log_i);
     In const* xr = x + row * (m + 1);
     Out* zr = z + row * m;
-    float2 a[kItemsPerThread], b[kItemsPerThread], c[kItemsPerThread];
-#pragma unroll
-    for (int u = 0; u < kItemsPerThread; ++u) {
-      if (u >> log_p != 0) break;
-      std::uint32_t const j = j0 + u;
-      a[u] = load(xr + j);
-      b[u] = load(xr + (m - j));           // item 0: X[M]
-      if (j == 0 && m >= 2) c[u] = load(xr + m / 2);  // item 0: the middle too
-    }
-#pragma unroll
-    for (int u = 0; u < kItemsPerThread; ++u) {
-      if (u >> log_p != 0) break;
-      std::uint32_t const j = j0 + u;
-      if (j == 0) {
-        store(zr, split_inverse_ends(a[u], b[u], f));
-        if (m >= 2) store(zr + m / 2, split_inverse_middle(c[u], f));
-      } else {
-        float2 zk, zmk;
-        split_inverse_pair(a[u], b[u], fast_twiddle(j, log_m), f, zk, zmk);
-        store(zr + j, zk);
-        store(zr + (m - j), zmk);
-      }
+    if (j == 0) {
+      store(zr, split_inverse_ends(load(xr), load(xr + m), f));
+      if (m >= 2) store(zr + m / 2, split_inverse_middle(load(xr + m / 2), f));
+    } else {
+      float2 zk, zmk;
+      split_inverse_pair(load(xr + j), load(xr + (m - j)), fast_twiddle(j, log_m), f, zk, zmk);
+      store(zr + j, zk);
+      store(zr + (m - j), zmk);
     }
   }
 }
 
 unsigned grid_for(SplitArgs const& a) noexcept {
   std::int64_t const items = a.rows << (a.log_m > 0 ? a.log_m - 1 : 0);
-  std::int64_t const threads = a.log_m >= 3 ? items / kItemsPerThread : items;
-  return static_cast<unsigned>(std::min((threads + kThreads - 1) / kThreads, kMaxBlocks));
+  return static_cast<unsigned>(std::min((items + kThreads - 1) / kThreads, kMaxBlocks));
 }
 
 template <template <class, class> class Launch>
