@@ -79,6 +79,13 @@ struct PassParams {
   std::uint32_t factor_mask = 0;
 };
 
+/// Whether `p` reads and writes every element at the same place (the same strides in and out).
+FFTCORE_HD inline bool same_places(PassParams const& p) {
+  bool same = p.in_elem_stride == p.out_elem_stride;
+  for (int i = 0; i < kDigits; ++i) same = same && p.in_stride[i] == p.out_stride[i];
+  return same;
+}
+
 /// log2 of a power of two (> 0).
 FFTCORE_HD inline int log2_of_pow2(std::uint32_t v) {
 #if defined(__CUDA_ARCH__)

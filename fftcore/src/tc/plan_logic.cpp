@@ -112,6 +112,27 @@ PassParams make_pass(int log_l, int log_tile, std::vector<Digit> const& digits,
   return p;
 }
 
+/// Padded rows (in_pitch / out_pitch > 0, `vector` > 1): the first pass of an axis (passes
+/// from `first` on) reads, its last writes with the pitch instead of `vector` (every stride of
+/// theirs that steps along the axis or the batch is a multiple of `vector`). A pass whose input
+/// and output places then differ scatters (it reads Y or the workspace and writes elsewhere;
+/// scatter only steers assign_buffers through a pass's predecessors).
+void apply_pitches(std::vector<PassParams>& passes, std::size_t first, std::int64_t vector,
+                   std::int64_t in_pitch, std::int64_t out_pitch) {
+  if (vector == 1) return;
+  auto const repitch = [vector](std::int64_t& stride, std::int64_t pitch) {
+    if (pitch > 0 && stride % vector == 0 && stride >= vector) stride = stride / vector * pitch;
+  };
+  PassParams& f = passes[first];
+  for (auto& st : f.in_stride) repitch(st, in_pitch);
+  repitch(f.in_elem_stride, in_pitch);
+  PassParams& l = passes.back();
+  for (auto& st : l.out_stride) repitch(st, out_pitch);
+  repitch(l.out_elem_stride, out_pitch);
+  if (!same_places(f)) f.scatter = 1;
+  if (!same_places(l)) l.scatter = 1;
+}
+
 /// Appends the passes of FFTs of 2^log_n points on data laid out [batch][2^log_n][vector].
 /// in_pitch / out_pitch (>= vector; 0: vector): the distance between consecutive points of the
 /// axis in the first pass's input and the last pass's output, where those rows are padded.
@@ -137,11 +158,10 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
       passes.push_back(make_pass(log_n, lt, {{batch, n, n, 0}}, 1, 1, 0, false));
     } else {
       int const lt = choose_log_tile(log_n, log_min, log_v, total >> log_n, options);
-      std::int64_t const pi = in_pitch > 0 ? in_pitch : v, po = out_pitch > 0 ? out_pitch : v;
-      // Different pitches in and out: it reads and writes different places (of two buffers).
-      passes.push_back(make_pass(log_n, lt, {{v, 1, 1, 0}, {batch, n * pi, n * po, 0}}, pi, po,
-                                 0, pi != po));
+      passes.push_back(
+          make_pass(log_n, lt, {{v, 1, 1, 0}, {batch, n * v, n * v, 0}}, v, v, 0, false));
     }
+    apply_pitches(passes, first, v, in_pitch, out_pitch);
     return;
   }
   std::int64_t outer = batch;
@@ -173,24 +193,7 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   int const lt =
       choose_log_tile(log_l, log_min, vector > 1 ? log_v : parts.front(), total >> log_l, options);
   passes.push_back(make_pass(log_l, lt, digits, v, (n / l) * v, 0, true));
-  // Padded rows: the first pass reads, the last writes with the pitch instead of `vector`
-  // (every stride of theirs that steps along the axis or the batch is a multiple of it).
-  auto const repitch = [v](std::int64_t stride, std::int64_t pitch) {
-    return stride % v == 0 && stride >= v ? stride / v * pitch : stride;
-  };
-  // The first pass then reads other places than it writes (Y, the workspace); scatter only
-  // steers assign_buffers through a pass's predecessors, and the first has none.
-  if (vector > 1 && in_pitch > 0) {
-    PassParams& f = passes[first];
-    f.scatter = 1;
-    for (auto& st : f.in_stride) st = repitch(st, in_pitch);
-    f.in_elem_stride = repitch(f.in_elem_stride, in_pitch);
-  }
-  if (vector > 1 && out_pitch > 0) {
-    PassParams& l_ = passes.back();
-    for (auto& st : l_.out_stride) st = repitch(st, out_pitch);
-    l_.out_elem_stride = repitch(l_.out_elem_stride, out_pitch);
-  }
+  apply_pitches(passes, first, v, in_pitch, out_pitch);
 }
 
 /// Buffers: the last pass writes `out`; walking back, a pass writes where its successor reads,

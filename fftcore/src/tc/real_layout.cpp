@@ -116,55 +116,41 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
                       : desc.scaling == Scaling::kBySqrtN ? std::sqrt(0.5)
                                                           : 1.0;
   layout.split_factor = static_cast<float>(rest);
-  if (desc.rank == 2) {
-    if (Status s = build_axis_layout(log2_of(desc.dims[0]), m + 1, desc.batch, desc.scaling,
-                                     layout.column);
-        s != Status::kSuccess) {
-      return s;
-    }
-  }
-  if (m > 1) {
-    if (Status s = build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row,
-                                     /*fp32_ends=*/true);
-        s != Status::kSuccess) {
-      return s;
-    }
-  }
   layout.rank2 = desc.rank == 2;
-  // Small 2-D transforms keep the FP32 half spectrum Y for accuracy (as the complex path keeps
-  // its FP32 intermediate below 4096 elements, build_layout).
-  bool const small_2d = desc.rank == 2 && desc.elements() <= 4096;
-  if (fuse && m > 1 && !small_2d) {
-    // The fused pass is FP16 at both ends: it takes the plain split of the row axis.
-    PassLayout plain;
-    if (build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, plain) == Status::kSuccess) {
-      PassLayout const unfused = layout.row;
-      layout.row = plain;
-      if (!fuse_split(layout)) layout.row = unfused;
-    }
-    if (layout.fused && layout.rank2) {  // the column FFT meets Y's padded rows
-      bool const r2c = layout.r2c;
-      if (Status s = build_axis_layout(log2_of(desc.dims[0]), m + 1, desc.batch, desc.scaling,
-                                       layout.column, false, r2c ? layout.y_pitch : 0,
-                                       r2c ? 0 : layout.y_pitch);
-          s != Status::kSuccess) {
-        return s;
-      }
-    }
+  // FP16 rows (fused, or FP16 Z) unless the caller asks for the FP32 layout; small 2-D
+  // transforms keep the FP32 half spectrum Y for accuracy (as the complex path keeps its FP32
+  // intermediate below 4096 elements, build_layout).
+  bool const fp16_rows = fuse && m > 1 && !(layout.rank2 && desc.elements() <= 4096);
+  // The FP32 ends split 8192 and 16384 points as a short pass and a 4096-point one (the
+  // register-chained pass cannot write FP32 Z); FP16 rows take the plain split.
+  auto const build_rows = [&](bool fp32_ends) {
+    return build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row, fp32_ends);
+  };
+  if (m > 1) {
+    if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
-  // 1-D of 2^16 points and more (M > 16384, two or three row passes): Z in FP16, so that the
-  // row FFT runs the FP16 kernels, and the split kernel reads and writes FP16 (one rounding
-  // more, of Z). C2R: the split's Z / 4 stays in FP16's range, the row FFT's first pass
-  // scales by 4.
-  if (fuse && !layout.fused && desc.rank == 1 && m > (std::int64_t{1} << fast::kMaxLogLength)) {
-    if (Status s = build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row);
-        s != Status::kSuccess) {
+  if (fp16_rows && !fuse_split(layout)) {
+    if (desc.rank == 1 && m > (std::int64_t{1} << fast::kMaxLogLength)) {
+      // 1-D of 2^16 points and more (M > 16384, two or three row passes): Z in FP16, so that
+      // the row FFT runs the FP16 kernels, and the split kernel reads and writes FP16 (one
+      // rounding more, of Z). C2R: the split's Z / 4 stays in FP16's range, the row FFT's
+      // first pass scales by 4.
+      layout.z_fp16 = true;
+      if (!layout.r2c) {
+        layout.split_factor *= 0.25f;
+        layout.row.passes.front().scale *= 4.0f;
+      }
+    } else if (Status s = build_rows(true); s != Status::kSuccess) {
       return s;
     }
-    layout.z_fp16 = true;
-    if (!layout.r2c) {
-      layout.split_factor *= 0.25f;
-      layout.row.passes.front().scale *= 4.0f;
+  }
+  if (layout.rank2) {  // fused: the column FFT meets Y's padded rows
+    std::int64_t const y_in = layout.fused && layout.r2c ? layout.y_pitch : 0;
+    std::int64_t const y_out = layout.fused && !layout.r2c ? layout.y_pitch : 0;
+    if (Status s = build_axis_layout(log2_of(desc.dims[0]), m + 1, desc.batch, desc.scaling,
+                                     layout.column, false, y_in, y_out);
+        s != Status::kSuccess) {
+      return s;
     }
   }
   map_precision(layout, false, layout.row);

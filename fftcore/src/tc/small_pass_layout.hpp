@@ -30,11 +30,9 @@ inline constexpr int kLogRoundElements = 5;
 /// does not scatter must write each sequence where it read it (every planner pass does; the
 /// general kernel, which reads a whole tile before writing, would only need that per tile).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
-  bool same_places = p.in_elem_stride == p.out_elem_stride;
-  for (int i = 0; i < kDigits; ++i) same_places = same_places && p.in_stride[i] == p.out_stride[i];
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
-         (p.scatter != 0 || same_places);
+         (p.scatter != 0 || same_places(p));
 }
 
 /// Whether every sequence's L elements are adjacent on both sides and start at a multiple of L
