@@ -18,6 +18,7 @@ struct RunParams {
   std::string precision = "fp32";  ///< fp16 | fp32
   int slots = 3;                   ///< GPU streaming: frames in flight (1..16)
   bool fuse = true;                ///< GPU streaming: filters fused into Tensor Core transforms
+  bool real_transforms = true;     ///< GPU streaming: real input through R2C / C2R
 };
 
 struct PipelineConfig {

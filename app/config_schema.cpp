@@ -176,13 +176,15 @@ OutputParams parse_output(MapReader const& top) {
 }
 
 RunParams parse_run(MapReader const& top) {
-  MapReader const m = section(top, kRun, {"device", "backend", "precision", "slots", "fuse"});
+  MapReader const m = section(top, kRun, {"device", "backend", "precision", "slots", "fuse",
+                                             "real_transforms"});
   RunParams p;
   p.device = to_device(m.word("device", device_word(p.device), device_words()));
   p.backend = m.word("backend", p.backend, {"auto", "tensor-core", "cufft"});
   p.precision = m.word("precision", p.precision, {"fp16", "fp32"});
   p.slots = static_cast<int>(m.integer("slots", p.slots, IntRange{1, 16}));
   p.fuse = m.flag("fuse", p.fuse);
+  p.real_transforms = m.flag("real_transforms", p.real_transforms);
   return p;
 }
 
@@ -252,6 +254,7 @@ void emit_run(YAML::Emitter& out, RunParams const& p) {
   out << YAML::Key << "precision" << YAML::Value << p.precision;
   out << YAML::Key << "slots" << YAML::Value << p.slots;
   out << YAML::Key << "fuse" << YAML::Value << (p.fuse ? "true" : "false");
+  out << YAML::Key << "real_transforms" << YAML::Value << (p.real_transforms ? "true" : "false");
   out << YAML::EndMap;
 }
 

@@ -84,6 +84,7 @@ void run(Options const& options) {
   engine.backend = config.run.backend;
   engine.precision = config.run.precision;
   engine.fuse = config.run.fuse;
+  engine.real_transforms = config.run.real_transforms;
   gpu::GpuSourceSpec const gpu_source{spec, source.dtype_name(), config.input.scale,
                                       config.input.on_nonfinite == "zero"};
   std::string reason;

@@ -53,6 +53,7 @@ FftEngineParams resolve_engine(RunParams const& run, std::string& device_text) {
   engine.backend = run.backend;
   engine.precision = run.precision;
   engine.fuse = run.fuse;
+  engine.real_transforms = run.real_transforms;
   bool const have_gpu = stages::gpu_available();
   if (run.device == Device::kGpu && !have_gpu) {
     throw CudaError("run.device is gpu but no CUDA device is visible (use --device cpu)");

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The pipeline's GPU work alone (tcfft-gpu-work-bench, device-resident frames, CUDA events) for
-# the fft -> filter -> ifft chains of the streaming benchmark, three ways in the same run: the
-# Tensor Core backend with the filter fused into the forward transform (run.fuse true), the
-# same backend with the separate gain kernel (run.fuse false), and cuFFT FP16 with the separate
-# gain kernel (cuFFT has no FP16 callbacks). Needs build/app/tcfft-gpu-work-bench and
-# build/data/tcfft-datagen. Env: BENCH_DIR (default /tmp/tcfft-fusion), FUSION_MIB (input size
-# per job, default 1024).
+# the fft -> filter -> ifft chains of the streaming benchmark, five ways in the same run: real
+# input kept real (R2C, the gain kernel on the half spectrum, C2R; run.real_transforms, the
+# default) on the Tensor Core backend and on cuFFT FP16, and the complex form (full items, C2C)
+# on the Tensor Core backend with the filter fused into the forward transform (run.fuse true)
+# or as its own kernel, and on cuFFT FP16 with the gain kernel (cuFFT has no FP16 callbacks).
+# Needs build/app/tcfft-gpu-work-bench and build/data/tcfft-datagen. Env: BENCH_DIR (default
+# /tmp/tcfft-fusion), FUSION_MIB (input size per job, default 1024).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${BENCH_DIR:-/tmp/tcfft-fusion}
@@ -39,9 +40,12 @@ YAML
 echo "| job (${mib} MiB float32 in) | chain | GPU work s |"
 echo "|---|---|---|"
 for job in series images; do
-  for variant in "tensor-core fused:--set run.backend=tensor-core --set run.fuse=true" \
-                 "tensor-core + gain kernel:--set run.backend=tensor-core --set run.fuse=false" \
-                 "cuFFT FP16 + gain kernel:--set run.backend=cufft --set run.fuse=false"; do
+  for variant in \
+      "tensor-core real (R2C, gain kernel, C2R):--set run.backend=tensor-core" \
+      "tensor-core complex, fused:--set run.backend=tensor-core --set run.real_transforms=false" \
+      "tensor-core complex + gain kernel:--set run.backend=tensor-core --set run.real_transforms=false --set run.fuse=false" \
+      "cuFFT FP16 real (R2C, gain kernel, C2R):--set run.backend=cufft" \
+      "cuFFT FP16 complex + gain kernel:--set run.backend=cufft --set run.real_transforms=false"; do
     name=${variant%%:*}
     # shellcheck disable=SC2086
     line=$($bench "$dir/$job.yaml" ${variant#*:} --repeat 5 2>&1 | grep -m1 -E "^gpu work" || true)

@@ -66,6 +66,13 @@ double rel_l2(std::vector<double> const& a, std::vector<double> const& ref) {
   return std::sqrt(num / den);
 }
 
+/// `yaml` (from Streaming::config) with `keys` ("fuse: false, ...") added to its run map.
+std::string with_run_keys(std::string yaml, std::string const& keys) {
+  auto const at = yaml.find("}\nstages:");
+  yaml.insert(at, ", " + keys);
+  return yaml;
+}
+
 double tolerance(std::string const& precision) { return precision == "fp32" ? 2e-5 : 1.5e-2; }
 
 std::string const kBandpassChain =
@@ -96,9 +103,10 @@ TEST_F(Streaming, SeriesFftBandpassIfftEqualsTheHostPath) {
   }
 }
 
-/// fp16 chains on the Tensor Core backend apply the band-pass inside the forward transform's
-/// last pass (run.fuse, default true): the output matches the unfused chain and the host path,
-/// and is not less accurate (the fused product skips one FP16 rounding of the spectrum).
+/// fp16 chains of complex items on the Tensor Core backend apply the band-pass inside the
+/// forward transform's last pass (run.fuse, default true): the output matches the unfused chain
+/// and the host path, and is not less accurate (the fused product skips one FP16 rounding of
+/// the spectrum). Real input would take R2C / C2R, which have no hooks: real_transforms false.
 TEST_F(Streaming, FusedFilterMatchesTheUnfusedChain) {
   auto const x = noise(8 * 2048, 7);
   std::vector<float> xf(x.begin(), x.end());
@@ -109,10 +117,9 @@ TEST_F(Streaming, FusedFilterMatchesTheUnfusedChain) {
   run(config(input, "cpu.h5", "cpu", "fp32", 3, kBandpassChain));
   auto const ref = test::read_doubles(dir_.file("cpu.h5"), "/y");
   auto gpu = [&](bool fuse) {
-    std::string yaml = config(input, "gpu.h5", "gpu", "fp16", 3, kBandpassChain);
-    yaml.replace(yaml.find("slots: 3}"), 9, std::string("slots: 3, fuse: ") +
-                                                 (fuse ? "true" : "false") + "}");
-    auto const s = run(yaml);
+    auto const s = run(with_run_keys(config(input, "gpu.h5", "gpu", "fp16", 3, kBandpassChain),
+                                     std::string("real_transforms: false, fuse: ") +
+                                         (fuse ? "true" : "false")));
     EXPECT_EQ(s.executor, "gpu streaming, 3 slot(s)");
     return test::read_doubles(dir_.file("gpu.h5"), "/y");
   };
@@ -127,6 +134,59 @@ TEST_F(Streaming, FusedFilterMatchesTheUnfusedChain) {
   EXPECT_LT(err_fused, 1.1 * err_unfused + 1e-4);
   EXPECT_GT(between, 0.0) << "fuse: false must run the separate gain kernel (outputs identical)";
   EXPECT_LT(between, tolerance("fp16"));
+}
+
+/// Real input through R2C / C2R and half spectra (run.real_transforms, default true) gives the
+/// complex chain's result within FP16/FP32 rounding and about as close to the host path:
+/// float32 series band-passed (windowed fft) and as a power spectrum, and float64 images
+/// low-passed in 2-D with a spectrum sink between the transforms.
+TEST_F(Streaming, RealTransformsMatchTheComplexChain) {
+  auto const x = noise(6 * 4096 + 77, 11);
+  std::vector<float> xf(x.begin(), x.end());
+  auto const series = dir_.file("real_series.h5");
+  test::write_dataset(series, "/x", H5T_IEEE_F32LE, {xf.size()}, H5T_NATIVE_FLOAT, xf.data());
+  auto const im = noise(5 * 64 * 128, 12);
+  auto const images = dir_.file("real_images.h5");
+  test::write_doubles(images, "/im", {5, 64, 128}, im);
+  struct Job {
+    std::string input, stages, dataset;
+  };
+  std::vector<Job> const jobs{
+      {"path: " + series + ", dataset: /x, segment: 4096, rows_per_frame: 4, sample_rate: 1000",
+       kBandpassChain, "/y"},
+      {"path: " + series + ", dataset: /x, segment: 4096, rows_per_frame: 3, sample_rate: 1000",
+       "  - fft: {}\n  - spectrum: {output: power}\n  - sink: {dataset: p}\n", "/p"},
+      {"path: " + images + ", dataset: /im, rows_per_frame: 2",
+       "  - fft: {}\n  - filter: {type: lowpass, response: gaussian, cutoff: 0.1}\n"
+       "  - sink: {dataset: s, dtype: complex128}\n  - ifft: {}\n  - sink: {dataset: y}\n",
+       "/y"}};
+  for (auto const& job : jobs) {
+    run(config(job.input, "cpu.h5", "cpu", "fp32", 3, job.stages));
+    auto const ref = test::read_doubles(dir_.file("cpu.h5"), job.dataset);
+    ASSERT_FALSE(ref.empty());
+    for (std::string precision : {"fp32", "fp16"}) {
+      SCOPED_TRACE(job.dataset + " " + precision);
+      auto gpu = [&](bool real) {
+        auto const yaml = with_run_keys(config(job.input, "gpu.h5", "gpu", precision, 2, job.stages),
+                                        std::string("real_transforms: ") +
+                                            (real ? "true" : "false"));
+        EXPECT_EQ(run(yaml).executor, "gpu streaming, 2 slot(s)");
+        return test::read_doubles(dir_.file("gpu.h5"), job.dataset);
+      };
+      auto const real = gpu(true);
+      auto const complex = gpu(false);
+      double const err_real = rel_l2(real, ref);
+      double const err_complex = rel_l2(complex, ref);
+      std::cout << "[ MEASURED ] " << job.dataset << " " << precision
+                << " rel L2 vs host: real chain " << err_real << ", complex chain "
+                << err_complex << "\n";
+      EXPECT_LT(err_real, tolerance(precision));
+      EXPECT_LT(err_real, 1.5 * err_complex + 1e-6);
+      if (job.dataset == "/y") {
+        EXPECT_GT(rel_l2(real, complex), 0.0) << "the two chains must differ in rounding";
+      }
+    }
+  }
 }
 
 TEST_F(Streaming, Int16RowsAndFloat64ImagesEqualTheHostPath) {

@@ -271,7 +271,48 @@ TEST(MakeGpuChain, FftFilterIfftSpecsEqualTheHostStages) {
                                        "stages[4] (sink)"};
   EXPECT_EQ(chain->op_names(), names);
   EXPECT_EQ(chain->raw_frame_bytes(), 4u * 1024u * 4u);
-  EXPECT_EQ(chain->work_frame_bytes(), 4u * 1024u * 8u);
+  // Real input, one-sided fft: R2C / C2R; float real samples, then 513 float2 bins per item.
+  EXPECT_TRUE(chain->real_transforms());
+  EXPECT_NE(chain->describe().find("R2C"), std::string::npos) << chain->describe();
+  EXPECT_EQ(chain->work_frame_bytes(), 4u * 1024u * 4u + 4u * 513u * 8u);
+  // The complex form when asked: full items of float2.
+  engine.real_transforms = false;
+  auto complex_chain = make_gpu_chain(stages, engine, source, reason);
+  ASSERT_NE(complex_chain, nullptr) << reason;
+  EXPECT_FALSE(complex_chain->real_transforms());
+  EXPECT_EQ(complex_chain->work_frame_bytes(), 4u * 1024u * 8u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    expect_same_spec(complex_chain->sinks()[k].spec, expected[k]);
+  }
+}
+
+TEST(MakeGpuChain, RealInputStaysRealOnlyWhereEveryFftIsOneSided) {
+  FftEngineParams engine;
+  engine.device = Device::kGpu;
+  engine.precision = "fp16";
+  std::string reason;
+  FftParams two_sided;
+  two_sided.onesided = false;
+  std::vector<StageConfig> const full{stage("fft", 0, two_sided), stage("ifft", 1, IfftParams{}),
+                                      stage("sink", 2, SinkParams{"/x", "float32"})};
+  auto chain = make_gpu_chain(full, engine, series_source("float32"), reason);
+  ASSERT_NE(chain, nullptr) << reason;
+  EXPECT_FALSE(chain->real_transforms());  // a two-sided spectrum needs the full items
+  EXPECT_EQ(chain->work_frame_bytes(), 4u * 1024u * 4u);
+  std::vector<StageConfig> const half{stage("fft", 0, FftParams{}),
+                                      stage("ifft", 1, IfftParams{}),
+                                      stage("sink", 2, SinkParams{"/x", "float32"})};
+  chain = make_gpu_chain(half, engine, series_source("complex64"), reason);
+  ASSERT_NE(chain, nullptr) << reason;
+  EXPECT_FALSE(chain->real_transforms());  // complex input
+  chain = make_gpu_chain(half, engine, series_source("int16"), reason);
+  ASSERT_NE(chain, nullptr) << reason;
+  EXPECT_TRUE(chain->real_transforms());
+  // __half samples (region 0, 256-byte aligned), then 513 __half2 bins per item.
+  EXPECT_EQ(chain->work_frame_bytes(), 4u * 1024u * 2u + 4u * 513u * 4u);
+  std::vector<std::string> const names{"convert", "stages[0] (fft)", "stages[1] (ifft)",
+                                       "stages[2] (sink)"};
+  EXPECT_EQ(chain->op_names(), names);  // no "real part" step after the C2R
 }
 
 TEST(MakeGpuChain, ImagesWithSpectrumAndFp16) {

@@ -216,7 +216,9 @@ TEST_F(OverlapSaveChain, FirTapsChainIsAcceptedWithTheHostSpecsAndStoresCoresOnl
   EXPECT_EQ(c->op_names(), names);
   // Slots hold whole items, context included; the time-domain sink only the cores.
   EXPECT_EQ(c->raw_frame_bytes(), 5u * 2048u * 4u);
-  EXPECT_EQ(c->work_frame_bytes(), 5u * 2048u * 4u);  // fp16: __half2
+  // fp16, real input: __half samples, then the half spectra (1025 __half2 per item).
+  EXPECT_TRUE(c->real_transforms());
+  EXPECT_EQ(c->work_frame_bytes(), 5u * 2048u * 2u + 5u * 1025u * 4u);
   auto const per_sample = c->sink_bytes(1, 1) / 1920u;  // the stored dtype is set by prepare
   EXPECT_EQ(c->sink_bytes(1, 1), 1920u * per_sample);
   EXPECT_EQ(c->sink_bytes(1, 3), 3u * 1920u * per_sample);

@@ -38,6 +38,24 @@ __device__ inline void store_work(void* work, bool half, std::int64_t i, Complex
   }
 }
 
+/// load_work / store_work of a layout that may be real (a real element loads as (x, 0)).
+__device__ inline Complex load_view(void const* work, bool half, bool real, std::int64_t i) {
+  if (!real) return load_work(work, half, i);
+  float const x = half ? __half2float(static_cast<__half const*>(work)[i])
+                       : static_cast<float const*>(work)[i];
+  return {x, 0.0};
+}
+
+__device__ inline void store_view(void* work, bool half, bool real, std::int64_t i, Complex v) {
+  if (!real) {
+    store_work(work, half, i, v);
+  } else if (half) {
+    static_cast<__half*>(work)[i] = __float2half_rn(static_cast<float>(v.re));
+  } else {
+    static_cast<float*>(work)[i] = static_cast<float>(v.re);
+  }
+}
+
 __device__ inline double frame_max(StatusWords const* status) {
   return __longlong_as_double(static_cast<long long>(status->max_abs_bits));
 }
@@ -91,36 +109,40 @@ __global__ void convert_kernel(ConvertArgs args) {
       v.re *= w;
       v.im *= w;
     }
-    store_work(args.work, args.half, i, v);
+    store_view(args.work, args.half, args.real, i, v);
   }
 }
 
 __global__ void gain_kernel(GainArgs args) {
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  std::int64_t const item = args.nx * args.ny;
+  std::int64_t const pitch = args.view.pitch > 0 ? args.view.pitch : args.nx;
+  std::int64_t const item = pitch * args.ny;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
        i < args.total; i += stride) {
-    Complex v = load_work(args.work, args.half, i);
+    Complex v = load_view(args.work, args.half, args.view.real, i);
+    std::int64_t const j = i % item;
+    std::int64_t const y = j / pitch;
+    std::int64_t const x = j % pitch;
+    std::int64_t const t = (y * args.nx + x) % args.period;
     if (args.mode == GainMode::kComplexTable) {
-      float2 const g = static_cast<float2 const*>(args.table)[i % args.period];
+      float2 const g = static_cast<float2 const*>(args.table)[t];
       v = Complex{v.re * g.x - v.im * g.y, v.re * g.y + v.im * g.x};
     } else {
       double g = 0.0;
       if (args.mode == GainMode::kRealTable) {
-        g = static_cast<float const*>(args.table)[i % args.period];
+        g = static_cast<float const*>(args.table)[t];
       } else {
-        std::int64_t const j = i % item;
-        double const fx = stages::bin_frequency(j % args.nx, args.nx, args.sample_rate);
+        double const fx = stages::bin_frequency(x, args.nx, args.sample_rate);
         double f = fx;
         if (args.time_rows > 0) {
-          f = hypot(fx, stages::bin_frequency(j / args.nx, args.time_rows, args.sample_rate));
+          f = hypot(fx, stages::bin_frequency(y, args.time_rows, args.sample_rate));
         }
         g = stages::response_gain(args.response, f);
       }
       v.re *= g;
       v.im *= g;
     }
-    store_work(args.work, args.half, i, v);
+    store_view(args.work, args.half, args.view.real, i, v);
   }
 }
 
@@ -136,6 +158,7 @@ __global__ void realify_kernel(void* work, bool half, std::int64_t total) {
 __global__ void sink_kernel(SinkArgs args) {
   int const e = args.dynamic ? unit_exponent(frame_max(args.status)) : args.exponent;
   double const factor = args.factor * ldexp(1.0, e);
+  std::int64_t const pitch = args.view.pitch > 0 ? args.view.pitch : args.nx;
   std::int64_t const per_item = args.ny * (args.bins - 2 * args.context);
   std::int64_t const total = args.rows * per_item;
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
@@ -144,9 +167,9 @@ __global__ void sink_kernel(SinkArgs args) {
     std::int64_t const r = o / per_item;
     std::int64_t const j = o % per_item;
     std::int64_t const src =
-        args.context > 0 ? core_sample_index(o, args.nx, args.context)
-                         : r * args.ny * args.nx + (j / args.bins) * args.nx + j % args.bins;
-    Complex v = load_work(args.work, args.half, src);
+        args.context > 0 ? core_sample_index(o, pitch, args.context)
+                         : r * args.ny * pitch + (j / args.bins) * pitch + j % args.bins;
+    Complex v = load_view(args.work, args.half, args.view.real, src);
     v.re *= factor;
     v.im *= factor;
     store_out(args.out, args.dst, o, apply_element_op(v, args.op, args.take_real));

@@ -3,9 +3,13 @@
 // launchers that take plain argument structs. Every launcher only enqueues on `stream` (no
 // allocation, no host synchronisation) and throws CudaError when the launch fails.
 //
-// Working layout: one frame as rows x item_full complex elements (__half2 or float2), item_full
-// = ny * nx, nx contiguous; the FFT's layout. A one-sided spectrum is never stored: sinks
-// gather its bins from the full spectrum.
+// Working layouts (WorkView): one frame as rows x ny lines of `pitch` elements each, lines
+// contiguous, of one of two element kinds:
+//   complex (__half2 or float2): the full item, pitch nx (complex input, or a chain that keeps
+//            the full spectrum; sinks gather a one-sided spectrum's bins from it), or the
+//            half spectrum of a real transform, pitch nx/2 + 1;
+//   real    (__half or float):   real time-domain samples, pitch nx (the input and output of
+//            the chain's R2C / C2R transforms).
 #pragma once
 
 #include <tcfft/gpu/sample_convert.hpp>
@@ -25,6 +29,12 @@ struct StatusWords {
 };
 constexpr unsigned long long kNoBadSample = ~0ull;
 
+/// What one step's elements are: real or complex, and how many of them make one line.
+struct WorkView {
+  bool real = false;
+  std::int64_t pitch = 0;  ///< elements per line of the item; 0 = nx (the full line)
+};
+
 /// Resets `status` to "nothing seen".
 void launch_reset_status(StatusWords* status, cudaStream_t stream);
 
@@ -37,8 +47,9 @@ struct ConvertArgs {
   void const* raw = nullptr;   ///< `count` samples of the frame (device)
   std::int64_t count = 0;      ///< samples read from the file for this frame
   std::int64_t total = 0;      ///< working elements of a full frame; [count, total) become 0
-  void* work = nullptr;        ///< total elements of __half2 (half) or float2
+  void* work = nullptr;        ///< total elements of __half2 / float2 (__half / float if real)
   bool half = false;
+  bool real = false;           ///< store the real part only (real dtypes: a real layout)
   float const* window = nullptr;  ///< nx values along the last axis, or null
   std::int64_t nx = 1;
   bool dynamic = false;        ///< scale by 2^-unit_exponent(status max) (floating dtypes)
@@ -46,7 +57,8 @@ struct ConvertArgs {
   bool zero_nonfinite = false; ///< count replaced samples (they become 0 in any case)
   StatusWords* status = nullptr;
 };
-/// work[i] = window[i % nx] * 2^-e * raw[i] (complex; real dtypes give (x, 0)).
+/// work[i] = window[i % nx] * 2^-e * raw[i] (complex; real dtypes give (x, 0), or x when
+/// `real`).
 void launch_convert(ConvertArgs const& args, cudaStream_t stream);
 
 enum class GainMode { kParametric, kComplexTable, kRealTable };
@@ -55,8 +67,10 @@ struct GainArgs {
   void* work = nullptr;
   bool half = false;
   std::int64_t total = 0;       ///< elements to multiply
+  WorkView view;                ///< what the elements are (a half spectrum: pitch nx/2 + 1)
   GainMode mode = GainMode::kParametric;
-  std::int64_t period = 1;      ///< table length (item_full, or nx for a window)
+  std::int64_t period = 1;      ///< table length (ny * nx, or nx for a window), indexed by
+                                ///< (y * nx + x) % period for element (y, x) of an item
   void const* table = nullptr;  ///< float2 (complex table) or float (real table)
   stages::ResponseParams response;  ///< kParametric: the filter_response.hpp gain
   std::int64_t nx = 1;          ///< full spectrum: bins along the last axis (= time_length)
@@ -64,7 +78,8 @@ struct GainArgs {
   std::int64_t time_rows = 0;   ///< > 0: radial frequency of 2-D transforms
   double sample_rate = 1.0;
 };
-/// work[i] *= gain(i) (the Hermitian-symmetric gain on the full spectrum).
+/// work[i] *= gain(i) (the Hermitian-symmetric gain on the full spectrum, or on the bins
+/// 0..nx/2 of a half spectrum).
 void launch_gain(GainArgs const& args, cudaStream_t stream);
 
 /// work[i] = (re, 0): the time-domain result of an inverse of a one-sided spectrum.
@@ -76,6 +91,7 @@ struct SinkArgs {
   std::int64_t rows = 0;     ///< items in this frame
   std::int64_t ny = 1;       ///< working item: ny x nx
   std::int64_t nx = 1;
+  WorkView view;             ///< what `work` holds
   std::int64_t bins = 1;     ///< stored along the last axis: nx, or nx/2 + 1 one-sided
   std::int64_t context = 0;  ///< overlap-save (ny 1, bins nx): store only each item's core,
                              ///< bins - 2 context samples from `context` on (frame.hpp)

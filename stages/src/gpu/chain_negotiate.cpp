@@ -30,9 +30,17 @@ struct NoGpuForm : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Raised inside a walk that keeps real input real: some stage needs the full complex item
+/// (a two-sided fft of real input, a size the real transforms cannot do), so the walk starts
+/// again with complex items.
+struct NoRealForm : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class Negotiation {
  public:
-  Negotiation(GpuChain::Impl& chain, FftEngineParams const& engine) : c_(chain), engine_(engine) {}
+  Negotiation(GpuChain::Impl& chain, FftEngineParams const& engine, bool real)
+      : c_(chain), engine_(engine), try_real_(real) {}
 
   void source(GpuSourceSpec const& source);
   void stage(StageConfig const& config);
@@ -47,9 +55,13 @@ class Negotiation {
   void sink(SinkParams const& p, int index, std::string const& name);
   void add_fft(std::string const& name, bool forward, bool rows_only, Norm norm);
   void realify_if_needed();
+  [[nodiscard]] ChainOp make_op(ChainOp::Kind kind, std::string const& name) const;
+  void push(ChainOp op);
 
   GpuChain::Impl& c_;
   FftEngineParams engine_;
+  bool try_real_ = false;       // keep real input real (R2C / C2R, half spectra)
+  WorkPlace place_;             // where the working data is after the stages so far
   FrameSpec spec_;              // the logical spec after the stages so far (host path's)
   double factor_ = 1.0;         // true value = working value * factor_ * 2^e
   ElementOp element_op_ = ElementOp::kNone;
@@ -66,6 +78,7 @@ void Negotiation::source(GpuSourceSpec const& source) {
   }
   c_.source = source;
   c_.dtype = *dtype;
+  c_.real = try_real_ && !is_complex(*dtype);
   c_.half = engine_.precision == "fp16";
   c_.precision = engine_.precision;
   c_.backend = engine_.backend;
@@ -79,6 +92,8 @@ void Negotiation::source(GpuSourceSpec const& source) {
   c_.convert.dynamic = is_floating(*dtype);
   c_.convert.exponent = c_.convert.dynamic ? 0 : static_exponent(*dtype);
   c_.convert.zero_nonfinite = source.zero_nonfinite;
+  c_.convert.real = c_.real;
+  place_ = {0, {c_.real, c_.nx}};
   c_.op_names.push_back("convert");
   spec_ = frame;
   factor_ = source.scale;
@@ -106,22 +121,42 @@ void Negotiation::stage(StageConfig const& config) {
   if (!is_sink) first_stage_ = false;
 }
 
+ChainOp Negotiation::make_op(ChainOp::Kind kind, std::string const& name) const {
+  ChainOp op;
+  op.kind = kind;
+  op.name = name;
+  op.at = place_;
+  op.to = place_;
+  op.gain.nx = c_.nx;
+  op.gain.ny = c_.ny;
+  op.gain.view = place_.view;
+  return op;
+}
+
+void Negotiation::push(ChainOp op) {
+  c_.op_names.push_back(op.name);
+  c_.ops.push_back(std::move(op));
+}
+
 void Negotiation::realify_if_needed() {
   if (!imag_is_noise_) return;
-  ChainOp op;
-  op.kind = ChainOp::Kind::kRealify;
-  op.name = "real part";
-  c_.ops.push_back(std::move(op));
-  c_.op_names.push_back("real part");
+  push(make_op(ChainOp::Kind::kRealify, "real part"));
   imag_is_noise_ = false;
 }
 
+// A real chain's transforms: R2C from the real samples (region 0) to the half spectrum
+// (region 1), C2R back; C2C in place otherwise.
 void Negotiation::add_fft(std::string const& name, bool forward, bool rows_only, Norm norm) {
-  ChainOp op;
-  op.kind = ChainOp::Kind::kFft;
-  op.name = name;
+  ChainOp op = make_op(ChainOp::Kind::kFft, name);
   op.direction = forward ? fftcore::Direction::kForward : fftcore::Direction::kInverse;
   auto& d = op.plan_desc;
+  if (place_.view.real) {
+    d.kind = fftcore::Transform::kR2C;
+    op.to = {1, {false, c_.nx / 2 + 1}};
+  } else if (place_.region == 1) {
+    d.kind = fftcore::Transform::kC2R;
+    op.to = {0, {true, c_.nx}};
+  }
   bool const two_d = c_.ny > 1 || spec_.shape.size() == 2;
   d.rank = two_d && !rows_only ? 2 : 1;
   d.dims[0] = d.rank == 2 ? c_.ny : c_.nx;
@@ -133,13 +168,16 @@ void Negotiation::add_fft(std::string const& name, bool forward, bool rows_only,
               : engine_.backend == "cufft"     ? fftcore::Backend::kCufft
                                                : fftcore::Backend::kAuto;
   if (auto const status = fftcore::can_implement(d); status != fftcore::Status::kSuccess) {
+    if (d.kind != fftcore::Transform::kC2C) {
+      throw NoRealForm(name + ": fftcore cannot do it as a real transform");
+    }
     throw NoGpuForm(name + ": fftcore cannot do it (" + fftcore::to_string(status) + ")");
   }
   auto const points = d.elements();
   factor_ *= norm_factor(norm, points, forward);
   if (c_.half) factor_ *= std::sqrt(static_cast<double>(points));
-  c_.ops.push_back(std::move(op));
-  c_.op_names.push_back(name);
+  place_ = op.to;
+  push(std::move(op));
 }
 
 void Negotiation::fft(FftParams const& p, std::string const& name) {
@@ -159,16 +197,14 @@ void Negotiation::fft(FftParams const& p, std::string const& name) {
     if (first_stage_) {
       c_.convert_window = std::move(table);
     } else {
-      ChainOp op;
-      op.kind = ChainOp::Kind::kGain;
-      op.name = name + " window";
+      ChainOp op = make_op(ChainOp::Kind::kGain, name + " window");
       op.gain.mode = detail::GainMode::kRealTable;
       op.gain.period = nx;
       op.real_table = std::move(table);
-      c_.ops.push_back(std::move(op));
-      c_.op_names.push_back(name + " window");
+      push(std::move(op));
     }
   }
+  if (place_.view.real && !p.onesided) throw NoRealForm(name + ": a two-sided spectrum");
   add_fft(name, true, rows_only, p.norm);
   spec_ = stages::fft_output_spec(spec_, p.onesided, rows_only);
 }
@@ -184,7 +220,7 @@ void Negotiation::ifft(IfftParams const& p, std::string const& name) {
     throw NoGpuForm(name + ": configuration the host stage refuses");
   }
   add_fft(name, false, rows_only, p.norm);
-  imag_is_noise_ = spec_.onesided;
+  imag_is_noise_ = spec_.onesided && !place_.view.real;
   spec_ = stages::ifft_output_spec(spec_);
 }
 
@@ -193,11 +229,7 @@ void Negotiation::filter(FilterParams const& p, std::string const& name) {
       (p.taps != 0 && p.response == "file")) {
     throw NoGpuForm(name + ": configuration the host stage refuses");
   }
-  ChainOp op;
-  op.kind = ChainOp::Kind::kGain;
-  op.name = name;
-  op.gain.nx = c_.nx;
-  op.gain.ny = c_.ny;
+  ChainOp op = make_op(ChainOp::Kind::kGain, name);
   if (p.response == "file") {
     auto const gains = stages::fit_response_to_item(
         stages::read_response_file(p.file, p.dataset, name), spec_, p.file, p.dataset, name);
@@ -250,8 +282,7 @@ void Negotiation::filter(FilterParams const& p, std::string const& name) {
       op.gain.time_rows = spec_.shape.size() == 2 ? spec_.time_rows : 0;
     }
   }
-  c_.ops.push_back(std::move(op));
-  c_.op_names.push_back(name);
+  push(std::move(op));
 }
 
 // The FIR form (filter_fir.hpp): the same design and gains as FilterStage, in double, at the
@@ -292,11 +323,10 @@ void Negotiation::spectrum(SpectrumParams const& p, std::string const& name) {
 }
 
 void Negotiation::sink(SinkParams const& p, int index, std::string const& name) {
-  ChainOp op;
-  op.kind = ChainOp::Kind::kSink;
-  op.name = name;
+  ChainOp op = make_op(ChainOp::Kind::kSink, name);
   op.sink_index = c_.sinks.size();
   auto& s = op.sink;
+  s.view = place_.view;
   s.half = c_.half;
   s.ny = c_.ny;
   s.nx = c_.nx;
@@ -308,8 +338,7 @@ void Negotiation::sink(SinkParams const& p, int index, std::string const& name) 
   s.dynamic = c_.convert.dynamic;
   s.exponent = c_.convert.exponent;
   c_.sinks.push_back({index, p, spec_});
-  c_.ops.push_back(std::move(op));
-  c_.op_names.push_back(name);
+  push(std::move(op));
 }
 
 }  // namespace
@@ -317,18 +346,26 @@ void Negotiation::sink(SinkParams const& p, int index, std::string const& name) 
 std::unique_ptr<GpuChain> make_gpu_chain(std::vector<StageConfig> const& stages,
                                          FftEngineParams const& engine,
                                          GpuSourceSpec const& source, std::string& reason) {
-  auto impl = std::make_unique<GpuChain::Impl>();
-  try {
-    if (engine.precision != "fp16" && engine.precision != "fp32") {
-      throw NoGpuForm("precision " + engine.precision);
+  std::unique_ptr<GpuChain::Impl> impl;
+  // First with real input kept real (run.real_transforms); where a stage needs full complex
+  // items, again with complex items.
+  for (bool real : {engine.real_transforms, false}) {
+    impl = std::make_unique<GpuChain::Impl>();
+    try {
+      if (engine.precision != "fp16" && engine.precision != "fp32") {
+        throw NoGpuForm("precision " + engine.precision);
+      }
+      Negotiation walk(*impl, engine, real);
+      walk.source(source);
+      for (auto const& config : stages) walk.stage(config);
+      if (impl->sinks.empty()) throw NoGpuForm("the chain has no sink");
+      break;
+    } catch (NoRealForm const&) {
+      continue;
+    } catch (std::exception const& e) {
+      reason = e.what();
+      return nullptr;
     }
-    Negotiation walk(*impl, engine);
-    walk.source(source);
-    for (auto const& config : stages) walk.stage(config);
-    if (impl->sinks.empty()) throw NoGpuForm("the chain has no sink");
-  } catch (std::exception const& e) {
-    reason = e.what();
-    return nullptr;
   }
   reason.clear();
   return std::make_unique<GpuChain>(std::move(impl));

@@ -45,7 +45,8 @@ std::vector<GpuSinkSpec> const& GpuChain::sinks() const noexcept { return impl_-
 std::vector<std::string> const& GpuChain::op_names() const noexcept { return impl_->op_names; }
 
 std::string GpuChain::describe() const {
-  std::string text = impl_->precision + " " + impl_->backend + ": ";
+  std::string text = impl_->precision + " " + impl_->backend +
+                     (impl_->real ? " (real input: R2C / C2R)" : "") + ": ";
   for (std::size_t i = 0; i < impl_->op_names.size(); ++i) {
     text += (i ? " -> " : "") + impl_->op_names[i];
   }
@@ -56,10 +57,9 @@ std::size_t GpuChain::raw_frame_bytes() const noexcept {
   return static_cast<std::size_t>(impl_->rows_per_frame * impl_->item()) * raw_bytes(impl_->dtype);
 }
 
-std::size_t GpuChain::work_frame_bytes() const noexcept {
-  return static_cast<std::size_t>(impl_->rows_per_frame * impl_->item()) *
-         (impl_->half ? 4u : 8u);
-}
+std::size_t GpuChain::work_frame_bytes() const noexcept { return impl_->work_bytes(); }
+
+bool GpuChain::real_transforms() const noexcept { return impl_->real; }
 
 std::size_t GpuChain::status_bytes() noexcept { return sizeof(detail::StatusWords); }
 
@@ -145,6 +145,9 @@ void GpuChain::enqueue(SlotDeviceView const& slot, std::int64_t rows, cudaStream
   TCFFT_EXPECTS(c.prepared, "GpuChain::enqueue before prepare");
   TCFFT_EXPECTS(rows >= 0 && rows <= c.rows_per_frame, "frame rows out of range");
   auto* status = static_cast<detail::StatusWords*>(slot.status);
+  auto const data = [&](WorkPlace const& place) -> void* {
+    return static_cast<char*>(slot.work) + (place.region == 1 ? c.spectrum_offset() : 0);
+  };
   std::size_t event = 0;
   auto const done = [&] {
     if (op_done != nullptr) TCFFT_CUDA_CHECK(cudaEventRecord(op_done[event], stream));
@@ -173,7 +176,7 @@ void GpuChain::enqueue(SlotDeviceView const& slot, std::int64_t rows, cudaStream
       case ChainOp::Kind::kFft: {
         fftcore::ExecuteHooks hooks;
         hooks.store_factors = op.store_factors;
-        auto const s = fftcore::execute(c.plans[op.plan], slot.work, slot.work, op.direction,
+        auto const s = fftcore::execute(c.plans[op.plan], data(op.at), data(op.to), op.direction,
                                         slot.workspace, slot.workspace_bytes, stream, hooks);
         if (s != fftcore::Status::kSuccess) {
           std::string message = op.name + ": fftcore execute failed: " + fftcore::to_string(s);
@@ -187,16 +190,16 @@ void GpuChain::enqueue(SlotDeviceView const& slot, std::int64_t rows, cudaStream
       case ChainOp::Kind::kGain: {
         if (op.fused) break;  // applied by the transform before it
         detail::GainArgs args = op.gain;
-        args.work = slot.work;
+        args.work = data(op.at);
         args.half = c.half;
-        args.total = count;
+        args.total = rows * c.ny * (op.at.view.pitch > 0 ? op.at.view.pitch : c.nx);
         detail::launch_gain(args, stream);
         break;
       }
-      case ChainOp::Kind::kRealify: detail::launch_realify(slot.work, c.half, count, stream); break;
+      case ChainOp::Kind::kRealify: detail::launch_realify(data(op.at), c.half, count, stream); break;
       case ChainOp::Kind::kSink: {
         detail::SinkArgs args = op.sink;
-        args.work = slot.work;
+        args.work = data(op.at);
         args.rows = rows;
         args.dst = slot.sink_out[op.sink_index];
         args.status = status;

@@ -10,10 +10,10 @@
 //                device-side max-abs reduction, integers by their range), times the fft's
 //                window when the fft is the first stage; non-finite samples are found (first
 //                index, atomicMin) and become 0.
-//   2. stages    fft / ifft: fftcore C2C in place over the whole frame (fp16: Scaling::kBySqrtN
+//   2. stages    fft / ifft: fftcore transforms over the whole frame (fp16: Scaling::kBySqrtN
 //                so nothing overflows); filter: the Hermitian-symmetric gain of
-//                filter_response.hpp on the full spectrum (one kernel); spectrum: folded into
-//                the sinks after it.
+//                filter_response.hpp on the spectrum (one kernel, or inside the transform
+//                before it); spectrum: folded into the sinks after it.
 //   3. sinks     a conversion kernel per sink: undo every scale (2^e, the FFTs' 1/sqrt(n), the
 //                numpy norm factors) so results equal the host path's, gather the n/2 + 1 bins
 //                of a one-sided spectrum, take the real part of an inverse of a one-sided
@@ -24,9 +24,15 @@
 // context included (H5Source::read_raw, the host path's arithmetic), and the fft, filter and
 // ifft run on those whole items; a filter with `taps` multiplies by the FIR's gains at the item
 // length (filter_fir.hpp, computed once in double, stored as a float table).
-// The working format is always the full complex item, so a one-sided spectrum exists only in
-// the sinks' output and an ifft of it is a C2C inverse whose real part is kept (R2C/C2R come
-// with a later fftcore).
+// Working format (FftEngineParams::real_transforms, run.real_transforms): real input stays real
+// where every fft of it is one-sided: the conversion writes real samples, the fft is an R2C into
+// the half spectrum (n/2 + 1 bins per line, in a second region of the work buffer), filters
+// multiply those bins, and the ifft is a C2R back to real samples; about half the bytes of the
+// complex form per step. Otherwise (complex input, a two-sided spectrum of real input, a size
+// the real transforms cannot do, run.real_transforms false) the working format is the full
+// complex item: an fft is a C2C in place, a one-sided spectrum exists only in the sinks' output,
+// and an ifft of it is a C2C inverse whose real part is kept. The fused gain (run.fuse) is a
+// complex-transform hook, so a real chain runs its filter as its own kernel.
 //
 // make_gpu_chain negotiates on the host only (no device needed, so CPU tests cover it); prepare
 // builds the plans and uploads the tables; enqueue neither allocates nor synchronises.
@@ -92,6 +98,9 @@ class GpuChain {
   [[nodiscard]] std::vector<std::string> const& op_names() const noexcept;
   /// "fp16 tensor-core: convert -> stages[0] (fft) -> ...".
   [[nodiscard]] std::string describe() const;
+
+  /// True when real input stays real (R2C / C2R and half spectra; see the file comment).
+  [[nodiscard]] bool real_transforms() const noexcept;
 
   [[nodiscard]] std::size_t raw_frame_bytes() const noexcept;
   [[nodiscard]] std::size_t work_frame_bytes() const noexcept;

@@ -72,6 +72,11 @@ enum class ElementOp { kNone, kMagnitude, kPower, kDb };
          t == RawDtype::kComplex128;
 }
 
+/// Complex dtypes; the others hold real samples.
+[[nodiscard]] TCFFT_HD constexpr bool is_complex(RawDtype t) noexcept {
+  return t == RawDtype::kComplex64 || t == RawDtype::kComplex128;
+}
+
 /// 2^-e with e this value maps every integer of the dtype into [-1, 1].
 [[nodiscard]] TCFFT_HD constexpr int static_exponent(RawDtype t) noexcept {
   return t == RawDtype::kInt16 ? 15 : t == RawDtype::kUint16 ? 16 : t == RawDtype::kInt32 ? 31 : 0;

@@ -21,6 +21,9 @@ struct FftEngineParams {
   /// GPU streaming: a filter right after a Tensor Core transform is applied inside that
   /// transform's last pass (fftcore::ExecuteHooks) instead of by its own kernel.
   bool fuse = true;
+  /// GPU streaming: real input stays real (R2C / C2R transforms, half spectra) wherever every
+  /// fft of it is one-sided; false keeps full complex items (run.real_transforms).
+  bool real_transforms = true;
 };
 
 /// numpy's norm words: backward = forward unscaled, inverse 1/n; ortho = 1/sqrt(n) both ways;
