@@ -9,6 +9,7 @@
 // process, one line each:
 //   gpu work: 0.254812 s for 128 frames of 64 MiB raw (8.590 GB raw in, 33.71 GB/s), best of 3;
 //     chain: fp16 tensor-core: convert -> stages[0] (fft) -> ...
+//   steps of one full frame (ms, best of 3): convert 0.061, stages[0] (fft) 0.140, ...
 //   cuda start-up: device query 0.012 s, context 0.180 s
 // Exit codes as tcfft-pipeline's (5 when the configuration has no GPU chain).
 #include "config.hpp"
@@ -138,6 +139,28 @@ void run(Options const& options) {
       "best of %d; chain: %s\n",
       best, static_cast<long long>(frames), frame_raw / (1 << 20), raw_total / 1e9,
       raw_total / 1e9 / best, options.repeat, chain->describe().c_str());
+  // Where the time goes: one full frame with an event after each step, best of --repeat.
+  auto const& names = chain->op_names();
+  std::vector<Event> marks;
+  marks.emplace_back(true);
+  for (std::size_t k = 0; k < names.size(); ++k) marks.emplace_back(true);
+  std::vector<cudaEvent_t> done;
+  for (std::size_t k = 1; k < marks.size(); ++k) done.push_back(marks[k].get());
+  std::vector<double> step_ms(names.size(), 0.0);
+  for (int r = 0; r < options.repeat; ++r) {
+    marks[0].record(stream.get());
+    chain->enqueue(slot.view, spec.rows_per_frame, stream.get(), done.data());
+    marks.back().synchronize();
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      double const ms = Event::elapsed_ms(marks[k], marks[k + 1]);
+      step_ms[k] = r == 0 ? ms : std::min(step_ms[k], ms);
+    }
+  }
+  std::printf("steps of one full frame (ms, best of %d):", options.repeat);
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::printf("%s %s %.3f", k ? "," : "", names[k].c_str(), step_ms[k]);
+  }
+  std::printf("\n");
   std::printf("cuda start-up: device query %.3f s, context %.3f s\n", query_seconds,
               context_seconds);
 }

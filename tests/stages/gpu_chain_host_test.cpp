@@ -4,6 +4,7 @@
 // negotiation of make_gpu_chain (specs equal the host stages', welch forces the host path).
 #include <tcfft/core/error.hpp>
 #include <tcfft/gpu/gpu_chain.hpp>
+#include <tcfft/gpu/line_cursor.hpp>
 #include <tcfft/gpu/sample_convert.hpp>
 #include <tcfft/io/h5_sink.hpp>
 #include <tcfft/io/h5_source.hpp>
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,32 @@ TEST(SampleConvert, LoadsEveryRawDtype) {
   EXPECT_EQ(raw_bytes(RawDtype::kComplex128), 16u);
   EXPECT_EQ(parse_raw_dtype("uint16"), RawDtype::kUint16);
   EXPECT_FALSE(parse_raw_dtype("int8").has_value());
+}
+
+// The kernels' grid-stride index walk equals division at every element, for steps below and
+// above a line, lines of 1 element, and items of one line or many (random cases too).
+TEST(LineCursor, EqualsDivisionAtEveryStep) {
+  std::mt19937_64 gen(std::random_device{}());
+  struct Case {
+    std::int64_t first, step, width, ny;
+  };
+  std::vector<Case> cases{{0, 1, 1, 1},      {5, 7, 3, 4},       {3, 4096, 513, 64},
+                          {1000, 256, 1025, 1}, {0, 1 << 22, 17, 64}, {31, 33, 32, 2}};
+  for (int k = 0; k < 200; ++k) {
+    std::int64_t const width = 1 + static_cast<std::int64_t>(gen() % 5000);
+    cases.push_back({static_cast<std::int64_t>(gen() % 100000),
+                     1 + static_cast<std::int64_t>(gen() % 300000), width,
+                     1 + static_cast<std::int64_t>(gen() % 200)});
+  }
+  for (auto const& c : cases) {
+    LineCursor at(c.first, c.step, c.width, c.ny);
+    std::int64_t i = c.first;
+    for (int n = 0; n < 500; ++n, i += c.step, at.advance()) {
+      ASSERT_EQ(at.line, i / c.width) << c.first << " " << c.step << " " << c.width << " " << n;
+      ASSERT_EQ(at.x, i % c.width) << c.first << " " << c.step << " " << c.width << " " << n;
+      ASSERT_EQ(at.y, (i / c.width) % c.ny) << c.first << " " << c.step << " " << c.ny << " " << n;
+    }
+  }
 }
 
 TEST(SampleConvert, RangeExponentsKeepFp16InputsBelowOne) {

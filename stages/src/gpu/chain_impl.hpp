@@ -39,8 +39,8 @@ struct ChainOp {
   // kGain: args.table is set by prepare from one of the tables below
   detail::GainArgs gain;
   bool fused = false;  // applied inside the transform before it (prepare); enqueue skips it
-  std::vector<float> real_table;                 // window values or FIR gains (period nx)
-  std::vector<std::complex<float>> complex_table;  // response file gains (period item)
+  std::vector<float> real_table;                 // window values or FIR gains (one line)
+  std::vector<std::complex<float>> complex_table;  // response file gains (the full item)
   // kSink
   detail::SinkArgs sink;
   std::size_t sink_index = 0;

@@ -5,6 +5,7 @@
 
 #include <tcfft/core/cuda.hpp>
 #include <tcfft/core/frame.hpp>
+#include <tcfft/gpu/line_cursor.hpp>
 
 #include <cuda_fp16.h>
 
@@ -96,8 +97,9 @@ __global__ void convert_kernel(ConvertArgs args) {
   int const e = args.dynamic ? unit_exponent(frame_max(args.status)) : args.exponent;
   double const scale = ldexp(1.0, -e);
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-       i < args.total; i += stride) {
+  std::int64_t const first = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  LineCursor at(first, stride, args.nx, 1);
+  for (std::int64_t i = first; i < args.total; i += stride, at.advance()) {
     Complex v{};
     if (i < args.count) {
       v = load_raw(args.dtype, args.raw, i);
@@ -105,7 +107,7 @@ __global__ void convert_kernel(ConvertArgs args) {
         v = Complex{};
         if (args.zero_nonfinite) atomicAdd(&args.status->replaced, 1ull);
       }
-      double const w = args.window != nullptr ? args.window[i % args.nx] * scale : scale;
+      double const w = args.window != nullptr ? args.window[at.x] * scale : scale;
       v.re *= w;
       v.im *= w;
     }
@@ -116,14 +118,13 @@ __global__ void convert_kernel(ConvertArgs args) {
 __global__ void gain_kernel(GainArgs args) {
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   std::int64_t const pitch = args.view.pitch > 0 ? args.view.pitch : args.nx;
-  std::int64_t const item = pitch * args.ny;
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-       i < args.total; i += stride) {
+  std::int64_t const first = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  LineCursor at(first, stride, pitch, args.ny);
+  for (std::int64_t i = first; i < args.total; i += stride, at.advance()) {
     Complex v = load_view(args.work, args.half, args.view.real, i);
-    std::int64_t const j = i % item;
-    std::int64_t const y = j / pitch;
-    std::int64_t const x = j % pitch;
-    std::int64_t const t = (y * args.nx + x) % args.period;
+    std::int64_t const x = at.x;
+    std::int64_t const y = at.y;
+    std::int64_t const t = y * args.table_pitch + x;
     if (args.mode == GainMode::kComplexTable) {
       float2 const g = static_cast<float2 const*>(args.table)[t];
       v = Complex{v.re * g.x - v.im * g.y, v.re * g.y + v.im * g.x};
@@ -159,16 +160,15 @@ __global__ void sink_kernel(SinkArgs args) {
   int const e = args.dynamic ? unit_exponent(frame_max(args.status)) : args.exponent;
   double const factor = args.factor * ldexp(1.0, e);
   std::int64_t const pitch = args.view.pitch > 0 ? args.view.pitch : args.nx;
-  std::int64_t const per_item = args.ny * (args.bins - 2 * args.context);
-  std::int64_t const total = args.rows * per_item;
+  // Stored values per line: the bins, or an overlap-save item's core (ny 1, bins = nx), which
+  // is core_sample_index's arithmetic (frame.hpp).
+  std::int64_t const stored = args.bins - 2 * args.context;
+  std::int64_t const total = args.rows * args.ny * stored;
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t o = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-       o < total; o += stride) {
-    std::int64_t const r = o / per_item;
-    std::int64_t const j = o % per_item;
-    std::int64_t const src =
-        args.context > 0 ? core_sample_index(o, pitch, args.context)
-                         : r * args.ny * pitch + (j / args.bins) * pitch + j % args.bins;
+  std::int64_t const first = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  LineCursor at(first, stride, stored, 1);
+  for (std::int64_t o = first; o < total; o += stride, at.advance()) {
+    std::int64_t const src = at.line * pitch + args.context + at.x;
     Complex v = load_view(args.work, args.half, args.view.real, src);
     v.re *= factor;
     v.im *= factor;

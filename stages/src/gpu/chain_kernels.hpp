@@ -69,8 +69,9 @@ struct GainArgs {
   std::int64_t total = 0;       ///< elements to multiply
   WorkView view;                ///< what the elements are (a half spectrum: pitch nx/2 + 1)
   GainMode mode = GainMode::kParametric;
-  std::int64_t period = 1;      ///< table length (ny * nx, or nx for a window), indexed by
-                                ///< (y * nx + x) % period for element (y, x) of an item
+  std::int64_t table_pitch = 0; ///< table entries per line y of an item: element (y, x) of an
+                                ///< item takes table[y * table_pitch + x] (0: one line, a
+                                ///< window or FIR gains of nx values)
   void const* table = nullptr;  ///< float2 (complex table) or float (real table)
   stages::ResponseParams response;  ///< kParametric: the filter_response.hpp gain
   std::int64_t nx = 1;          ///< full spectrum: bins along the last axis (= time_length)

@@ -199,7 +199,7 @@ void Negotiation::fft(FftParams const& p, std::string const& name) {
     } else {
       ChainOp op = make_op(ChainOp::Kind::kGain, name + " window");
       op.gain.mode = detail::GainMode::kRealTable;
-      op.gain.period = nx;
+      op.gain.table_pitch = 0;  // one line of nx values
       op.real_table = std::move(table);
       push(std::move(op));
     }
@@ -251,7 +251,7 @@ void Negotiation::filter(FilterParams const& p, std::string const& name) {
       }
     }
     op.gain.mode = detail::GainMode::kComplexTable;
-    op.gain.period = ny * nx;
+    op.gain.table_pitch = nx;  // the full item
   } else {
     stages::ResponseParams r;
     std::string const& t = p.type;
@@ -286,7 +286,7 @@ void Negotiation::filter(FilterParams const& p, std::string const& name) {
 }
 
 // The FIR form (filter_fir.hpp): the same design and gains as FilterStage, in double, at the
-// full spectrum of one line (nx bins), applied to every line as a real table of period nx.
+// full spectrum of one line (nx bins), applied to every line as one real table line.
 void Negotiation::fir_form(FilterParams const& p, stages::ResponseParams const& r,
                            std::string const& name, ChainOp& op) {
   bool const two_d_transform = spec_.shape.size() == 2 && spec_.time_rows > 0;
@@ -301,7 +301,7 @@ void Negotiation::fir_form(FilterParams const& p, stages::ResponseParams const& 
     throw NoGpuForm(name + ": " + e.what());
   }
   op.gain.mode = detail::GainMode::kRealTable;
-  op.gain.period = c_.nx;
+  op.gain.table_pitch = 0;
 }
 
 void Negotiation::spectrum(SpectrumParams const& p, std::string const& name) {

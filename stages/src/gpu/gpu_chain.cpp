@@ -132,6 +132,16 @@ void GpuChain::prepare(std::vector<std::string> const& sink_dtypes) {
     }
   }
   if (c.fuse) fuse_gains(c);
+  // What stays a gain kernel reads its parametric response from a table made once here.
+  for (auto& op : c.ops) {
+    if (op.kind != ChainOp::Kind::kGain || op.fused || op.gain.mode != detail::GainMode::kParametric) {
+      continue;
+    }
+    c.tables.push_back(detail::make_gain_table(op.gain, nullptr));
+    op.gain.mode = detail::GainMode::kRealTable;
+    op.gain.table = c.tables.back().data();
+    op.gain.table_pitch = op.gain.view.pitch > 0 ? op.gain.view.pitch : op.gain.nx;
+  }
   for (auto const& table : c.tables) c.table_bytes += table.size();
   c.prepared = true;
 }

@@ -79,8 +79,8 @@ struct FrameSpec {
 /// Where sample `i` of the joined cores of consecutive items lies in a buffer of those items
 /// (overlap-save, see the glossary): items of `item_length` samples whose first and last
 /// `context` samples are dropped, so core sample i is item i / core, position
-/// context + i % core (core = item_length - 2 context). `context` 0 gives i. Shared by the
-/// host sink and the GPU sink kernel.
+/// context + i % core (core = item_length - 2 context). `context` 0 gives i. The host sink
+/// calls it; the GPU sink kernel walks the same places line by line (chain_kernels.cu).
 [[nodiscard]] TCFFT_HD inline std::int64_t core_sample_index(std::int64_t i,
                                                              std::int64_t item_length,
                                                              std::int64_t context) noexcept {
