@@ -37,6 +37,7 @@ stages:
   - ifft: {}
   - sink: {dataset: filtered, dtype: float32}
 YAML
+steps=()
 echo "| job (${mib} MiB float32 in) | chain | GPU work s |"
 echo "|---|---|---|"
 for job in series images; do
@@ -48,9 +49,14 @@ for job in series images; do
       "cuFFT FP16 complex + gain kernel:--set run.backend=cufft --set run.real_transforms=false"; do
     name=${variant%%:*}
     # shellcheck disable=SC2086
-    line=$($bench "$dir/$job.yaml" ${variant#*:} --repeat 5 2>&1 | grep -m1 -E "^gpu work" || true)
+    output=$($bench "$dir/$job.yaml" ${variant#*:} --repeat 5 2>&1 || true)
+    line=$(grep -m1 -E "^gpu work" <<< "$output" || true)
     secs=$(sed -E 's/^gpu work[^0-9]*([0-9.]+) s.*/\1/' <<< "$line")
     echo "| $job | $name | ${secs:-n/a} |"
+    steps+=("$job, $name: $(grep -m1 -E "^steps" <<< "$output" || echo "$output" | tail -3)")
   done
 done
+echo
+echo "Steps of one full frame (ms), in enqueue order:"
+printf -- "- %s\n" "${steps[@]}"
 rm -rf "$dir"
