@@ -139,7 +139,10 @@ TEST_F(Streaming, FusedFilterMatchesTheUnfusedChain) {
 /// Real input through R2C / C2R and half spectra (run.real_transforms, default true) gives the
 /// complex chain's result within FP16/FP32 rounding and about as close to the host path:
 /// float32 series band-passed (windowed fft) and as a power spectrum, and float64 images
-/// low-passed in 2-D with a spectrum sink between the transforms.
+/// low-passed in 2-D with a spectrum sink between the transforms. Measured on the H200 (session
+/// 9): real / complex error 1.19-1.31 in fp16 (the complex chain's gain is fused into its fft,
+/// one FP16 rounding fewer; the real chain's gain is its own kernel), 0.79-1.15 in fp32; the
+/// bound 1.5 leaves ~15 % above the largest.
 TEST_F(Streaming, RealTransformsMatchTheComplexChain) {
   auto const x = noise(6 * 4096 + 77, 11);
   std::vector<float> xf(x.begin(), x.end());
