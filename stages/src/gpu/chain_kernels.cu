@@ -181,7 +181,7 @@ __global__ void convert_kernel(ConvertArgs args) {
 /// fused factors read it back as a table): the response in double, per element.
 __global__ void gain_formula_kernel(GainArgs args) {
   std::int64_t const stride = grid_stride();
-  std::int64_t const pitch = args.view.pitch > 0 ? args.view.pitch : args.nx;
+  std::int64_t const pitch = args.view.line(args.nx);
   LineCursor at(first_element(), stride, pitch, args.ny);
   for (std::int64_t i = first_element(); i < args.total; i += stride, at.advance()) {
     double const fx = stages::bin_frequency(at.x, args.nx, args.sample_rate);
@@ -198,7 +198,7 @@ __global__ void gain_formula_kernel(GainArgs args) {
 /// The per-frame gain: element (y, x) of each item times table[y * table_pitch + x], FP32.
 __global__ void gain_kernel(GainArgs args) {
   std::int64_t const stride = grid_stride();
-  std::int64_t const pitch = args.view.pitch > 0 ? args.view.pitch : args.nx;
+  std::int64_t const pitch = args.view.line(args.nx);
   bool const complex_table = args.mode == GainMode::kComplexTable;
   LineCursor at(first_element(), stride, pitch, args.ny);
   for (std::int64_t base = first_element(); base < args.total; base += kUnroll * stride) {
@@ -233,7 +233,7 @@ __global__ void realify_kernel(void* work, bool half, std::int64_t total) {
 __global__ void sink_kernel(SinkArgs args) {
   int const e = args.dynamic ? unit_exponent(frame_max(args.status)) : args.exponent;
   double const factor = args.factor * ldexp(1.0, e);
-  std::int64_t const pitch = args.view.pitch > 0 ? args.view.pitch : args.nx;
+  std::int64_t const pitch = args.view.line(args.nx);
   // Stored values per line: the bins, or an overlap-save item's core (ny 1, bins = nx), which
   // is core_sample_index's arithmetic (frame.hpp).
   std::int64_t const stored = args.bins - 2 * args.context;
@@ -258,7 +258,7 @@ __global__ void sink_kernel(SinkArgs args) {
 }
 
 /// The sink of whole lines without a spectrum quantity (time-domain results, half spectra,
-/// full items): out[o] = factor * 2^e * work[o], typed per stored dtype; the general
+/// full items): out[o] = factor * 2^e * work[o], store_out folded per stored dtype; the general
 /// sink_kernel's per-element gather and quantity switch cost ~70 instructions per element
 /// (ncu, H200), several times what the bytes need.
 template <OutDtype Out>
@@ -278,17 +278,8 @@ __global__ void sink_plain_kernel(SinkArgs args, std::int64_t total) {
     for (int k = 0; k < kUnroll; ++k) {
       std::int64_t const o = base + k * stride;
       if (o >= total) break;
-      double const re = v[k].x * factor;
-      double const im = args.take_real ? 0.0 : v[k].y * factor;
-      if constexpr (Out == OutDtype::kFloat32) {
-        static_cast<float*>(args.dst)[o] = static_cast<float>(re);
-      } else if constexpr (Out == OutDtype::kFloat64) {
-        static_cast<double*>(args.dst)[o] = re;
-      } else if constexpr (Out == OutDtype::kComplex64) {
-        static_cast<float2*>(args.dst)[o] = make_float2(static_cast<float>(re), static_cast<float>(im));
-      } else {
-        static_cast<double2*>(args.dst)[o] = make_double2(re, im);
-      }
+      Complex const c{v[k].x * factor, v[k].y * factor};
+      store_out(Out, args.dst, o, apply_element_op(c, ElementOp::kNone, args.take_real));
     }
   }
 }
@@ -358,7 +349,7 @@ void launch_realify(void* work, bool half, std::int64_t total, cudaStream_t stre
 void launch_sink(SinkArgs const& args, cudaStream_t stream) {
   std::int64_t const total = args.rows * args.ny * (args.bins - 2 * args.context);
   if (total <= 0) return;
-  std::int64_t const pitch = args.view.pitch > 0 ? args.view.pitch : args.nx;
+  std::int64_t const pitch = args.view.line(args.nx);
   if (args.op == ElementOp::kNone && args.context == 0 && args.bins == pitch) {
     switch (args.out) {
       case OutDtype::kFloat32:

@@ -12,6 +12,7 @@
 //            the chain's R2C / C2R transforms).
 #pragma once
 
+#include <tcfft/core/host_device.hpp>
 #include <tcfft/gpu/sample_convert.hpp>
 #include <tcfft/stages/filter_response.hpp>
 
@@ -33,6 +34,10 @@ constexpr unsigned long long kNoBadSample = ~0ull;
 struct WorkView {
   bool real = false;
   std::int64_t pitch = 0;  ///< elements per line of the item; 0 = nx (the full line)
+  /// Elements per line for items whose full line has `nx` elements.
+  [[nodiscard]] TCFFT_HD constexpr std::int64_t line(std::int64_t nx) const noexcept {
+    return pitch > 0 ? pitch : nx;
+  }
 };
 
 /// Resets `status` to "nothing seen".

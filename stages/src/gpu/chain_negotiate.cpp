@@ -130,6 +130,7 @@ ChainOp Negotiation::make_op(ChainOp::Kind kind, std::string const& name) const 
   op.gain.nx = c_.nx;
   op.gain.ny = c_.ny;
   op.gain.view = place_.view;
+  op.sink.view = place_.view;
   return op;
 }
 
@@ -326,7 +327,6 @@ void Negotiation::sink(SinkParams const& p, int index, std::string const& name) 
   ChainOp op = make_op(ChainOp::Kind::kSink, name);
   op.sink_index = c_.sinks.size();
   auto& s = op.sink;
-  s.view = place_.view;
   s.half = c_.half;
   s.ny = c_.ny;
   s.nx = c_.nx;

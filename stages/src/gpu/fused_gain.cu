@@ -42,7 +42,7 @@ DeviceBuffer make_gain_factors(GainArgs const& gain, std::int64_t item, cudaStre
 
 DeviceBuffer make_gain_table(GainArgs const& gain, cudaStream_t stream) {
   TCFFT_EXPECTS(gain.mode == GainMode::kParametric, "make_gain_table: a parametric gain");
-  std::int64_t const pitch = gain.view.pitch > 0 ? gain.view.pitch : gain.nx;
+  std::int64_t const pitch = gain.view.line(gain.nx);
   std::int64_t const count = gain.ny * pitch;
   DeviceBuffer table(static_cast<std::size_t>(count) * sizeof(float));
   launch_fill(table.as<float>(), count, 1.f, stream);

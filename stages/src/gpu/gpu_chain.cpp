@@ -140,7 +140,7 @@ void GpuChain::prepare(std::vector<std::string> const& sink_dtypes) {
     c.tables.push_back(detail::make_gain_table(op.gain, nullptr));
     op.gain.mode = detail::GainMode::kRealTable;
     op.gain.table = c.tables.back().data();
-    op.gain.table_pitch = op.gain.view.pitch > 0 ? op.gain.view.pitch : op.gain.nx;
+    op.gain.table_pitch = op.gain.view.line(op.gain.nx);
   }
   for (auto const& table : c.tables) c.table_bytes += table.size();
   c.prepared = true;
@@ -202,7 +202,7 @@ void GpuChain::enqueue(SlotDeviceView const& slot, std::int64_t rows, cudaStream
         detail::GainArgs args = op.gain;
         args.work = data(op.at);
         args.half = c.half;
-        args.total = rows * c.ny * (op.at.view.pitch > 0 ? op.at.view.pitch : c.nx);
+        args.total = rows * c.ny * args.view.line(c.nx);
         detail::launch_gain(args, stream);
         break;
       }
