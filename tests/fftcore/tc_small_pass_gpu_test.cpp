@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The short pass (kernels/small_pass_kernel.cu) on the GPU, with the accuracy rule of
-// tc_accuracy_gpu_test (relative L2 error against a double reference at most 1.10x cuFFT FP16's
-// on the same input, and below absolute sanity bounds): as the twiddled strided first pass of
-// 2^13 (2 x 4096), 2^14 (4 x 4096) and 2^15 (8 x 4096) via FFTCORE_TC_SPLIT, on partial tiles
-// (1-D n = 2, 4, 8 with odd batches), as the column pass of 2-D shapes; forward and inverse, in
-// and out of place (which must agree bit for bit). Each case checks on the host that its plan
-// really has a pass the short kernel takes.
+// The short pass (kernels/small_pass_kernel.cu) and the warp pass (kernels/warp_pass_kernel.cu)
+// on the GPU, with the accuracy rule of tc_accuracy_gpu_test (relative L2 error against a
+// double reference at most 1.10x cuFFT FP16's on the same input, and below absolute sanity
+// bounds). Short pass: as the twiddled strided first pass of 2^13 (2 x 4096), 2^14 (4 x 4096)
+// and 2^15 (8 x 4096) via FFTCORE_TC_SPLIT, on partial tiles (1-D n = 2, 4, 8 with odd
+// batches), as the column pass of 2-D shapes. Warp pass: 1-D n = 32, 64, 128 on whole and
+// partial tiles and scaled, and the rows of 2-D shapes. Forward and inverse, in and out of
+// place (which must agree bit for bit). Each case checks on the host that its plan really has
+// a pass the kernel under test takes.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,6 +15,7 @@
 
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "../../fftcore/src/tc/small_pass_layout.hpp"
+#include "../../fftcore/src/tc/warp_pass_layout.hpp"
 #include "common/gpu_test.hpp"
 #include "common/reference_dft.hpp"
 #include "tc_test_support.hpp"
@@ -24,6 +27,10 @@ constexpr double kMaxRatio = 1.10;
 constexpr double kSanityL2 = 3e-3;
 
 class TcSmallPass : public tcfft::testing::GpuTest {};
+class TcWarpPass : public tcfft::testing::GpuTest {};
+
+/// Whether a kernel takes a pass (small::eligible, warp_pass::eligible).
+using Takes = bool (*)(fftcore::detail::tc::PassParams const&);
 
 struct Case {
   std::int64_t rows;
@@ -43,8 +50,8 @@ fftcore::PlanDesc desc_of(Case const& c) {
   return d;
 }
 
-/// Whether the plan of `c` has a pass the short kernel takes, and one with a partial tile.
-void short_passes(Case const& c, bool& any, bool& partial) {
+/// Whether the plan of `c` has a pass that `takes`, and one such with a partial tile.
+void kernel_passes(Case const& c, Takes takes, bool& any, bool& partial) {
   fftcore::detail::tc::PlanOptions options;
   options.split = fftcore::detail::tc::split_override(c.split);
   fftcore::detail::tc::PassLayout layout;
@@ -52,7 +59,7 @@ void short_passes(Case const& c, bool& any, bool& partial) {
             fftcore::Status::kSuccess);
   any = partial = false;
   for (auto const& p : layout.passes) {
-    if (!fftcore::detail::tc::small::eligible(p)) continue;
+    if (!takes(p)) continue;
     any = true;
     partial = partial || p.extent[0] % (std::int64_t{1} << p.log_tile) != 0;
   }
@@ -105,13 +112,14 @@ void compare(Case const& c, int sign) {
   }
 }
 
-void run_cases(std::vector<Case> const& cases, bool want_partial) {
+void run_cases(std::vector<Case> const& cases, bool want_partial,
+               Takes takes = fftcore::detail::tc::small::eligible) {
   for (Case const& c : cases) {
     SCOPED_TRACE(std::to_string(c.rows) + " x " + std::to_string(c.cols) + " batch " +
                  std::to_string(c.batch) + " split " + (c.split != nullptr ? c.split : "-"));
     bool any = false, partial = false;
-    ASSERT_NO_FATAL_FAILURE(short_passes(c, any, partial));
-    ASSERT_TRUE(any) << "the plan has no pass for the short kernel";
+    ASSERT_NO_FATAL_FAILURE(kernel_passes(c, takes, any, partial));
+    ASSERT_TRUE(any) << "the plan has no pass for the kernel under test";
     if (want_partial) {
       EXPECT_TRUE(partial) << "no partial tile";
     }
@@ -160,6 +168,37 @@ TEST_F(TcSmallPass, Shapes2dAgainstCufftHalf) {
              {16, 1024, 3, nullptr},
              {512, 16, 3, nullptr}},
             false);
+}
+
+TEST_F(TcWarpPass, LengthsAgainstCufftHalf) {
+  // 1-D n = 32, 64, 128: the planner's 2^13-element tiles (two rounds of 256 threads) over
+  // batches of 2^21 elements, small batches (tiles of 2^9 elements: one warp, one round),
+  // partial last tiles, and 1/N scaling.
+  run_cases({{1, 32, 65536, nullptr},
+             {1, 64, 32768, nullptr},
+             {1, 128, 16384, nullptr},
+             {1, 32, 1, nullptr},
+             {1, 128, 1, nullptr, fftcore::Scaling::kByN}},
+            false, fftcore::detail::tc::warp_pass::eligible);
+}
+
+TEST_F(TcWarpPass, PartialTilesAgainstCufftHalf) {
+  run_cases({{1, 32, 5, nullptr},
+             {1, 64, 3, nullptr},
+             {1, 128, 7, nullptr},
+             {1, 32, 65536 + 5, nullptr},
+             {1, 64, 32768 + 3, nullptr},
+             {1, 128, 16384 + 1, nullptr}},
+            true, fftcore::detail::tc::warp_pass::eligible);
+}
+
+TEST_F(TcWarpPass, RowsOf2dShapesAgainstCufftHalf) {
+  // The rows (32..128 contiguous points) take the warp pass, the columns another kernel.
+  run_cases({{512, 32, 3, nullptr},
+             {2048, 64, 2, nullptr},
+             {256, 128, 3, nullptr},
+             {128, 128, 5, nullptr}},
+            false, fftcore::detail::tc::warp_pass::eligible);
 }
 
 }  // namespace

@@ -391,6 +391,9 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
   if (runs_small_pass(pass)) {
     return launch_small_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
+  if (runs_warp_pass(pass)) {
+    return launch_warp_pass(pass, src, dst, coarse, inverse, stream);
+  }
   return launch_any(Lengths{}, pass, src, dst, coarse, fine, inverse, stream);
 }
 

@@ -12,7 +12,7 @@
 
 namespace fftcore::detail::tc {
 
-/// The A/B switches (FFTCORE_TC_FAST_PASS, _SMALL_PASS, _PERSISTENT): on unless the variable is
+/// The A/B switches (FFTCORE_TC_FAST_PASS, _SMALL_PASS, _WARP_PASS, _PERSISTENT): on unless the variable is
 /// "0". Callers cache the answer in a function-local static (read once per process).
 inline bool env_switch_on(char const* name) noexcept {
   char const* v = std::getenv(name);
@@ -49,5 +49,15 @@ inline bool env_switch_on(char const* name) noexcept {
 [[nodiscard]] cudaError_t launch_small_pass(PassParams const& pass, void const* src, void* dst,
                                             float2 const* coarse, float2 const* fine,
                                             bool inverse, cudaStream_t stream) noexcept;
+
+/// Whether launch_pass hands `pass` to the warp pass: warp_pass::eligible (FP16, no hooks, no
+/// pass twiddle, 32 <= L <= 128, contiguous sequences) unless FFTCORE_TC_WARP_PASS=0 is set.
+[[nodiscard]] bool runs_warp_pass(PassParams const& pass) noexcept;
+
+/// The warp pass (kernels/warp_pass_kernel.cu), 8 lanes per sequence on CUDA cores, for the
+/// passes warp_pass::eligible accepts; like the short pass it needs no set-up.
+[[nodiscard]] cudaError_t launch_warp_pass(PassParams const& pass, void const* src, void* dst,
+                                           float2 const* coarse, bool inverse,
+                                           cudaStream_t stream) noexcept;
 
 }  // namespace fftcore::detail::tc

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// The warp pass: untwiddled FP16 passes of 32..128 points over contiguous sequences
+// (warp_pass::eligible), each sequence on 8 lanes of a warp in FP32 registers, exchanged once
+// through that warp's shared memory (warp_pass_layout.hpp has the maps and the reason).
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/warp_pass_layout.hpp"
+
+namespace fftcore::detail::tc {
+namespace {
+
+/// The sign bit of the imaginary (high) half of a __half2: XOR conjugates exactly.
+constexpr std::uint32_t kConjugate = 0x80000000u;
+
+__device__ __forceinline__ float2 unpack(std::uint32_t bits) {
+  return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
+}
+
+__device__ __forceinline__ std::uint32_t pack(float2 v) {
+  __half2 const h = __float22half2_rn(v);
+  return *reinterpret_cast<std::uint32_t const*>(&h);
+}
+
+/// `ptr` as the compiler cannot see through (see small_pass_kernel.cu: it keeps the tile base in
+/// a register and each access a 32-bit offset), kept in the global space.
+template <typename T>
+__device__ __forceinline__ T* opaque(T* ptr) {
+  asm("" : "+l"(ptr));
+  __builtin_assume(__isGlobal(ptr));
+  return ptr;
+}
+
+template <int kLogL, bool kPairStores>
+__global__ void __launch_bounds__(1 << warp_pass::kLogMaxThreads)
+    warp_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
+                     int inverse_flag) {
+  constexpr int kLogR1 = warp_pass::log_r1(kLogL);
+  constexpr int kR1 = 1 << kLogR1;
+  constexpr int kLogS = warp_pass::log_group_sequences(kLogL);
+  constexpr int kS = 1 << kLogS;
+  constexpr int kLanes = 1 << warp_pass::kLogLanes;
+  extern __shared__ float2 exchange[];  // kWarpSlots per warp (one-warp blocks are common)
+
+  int const log_threads = warp_pass::log_threads(p.log_tile, kLogL);
+  int const tid = static_cast<int>(threadIdx.x);
+  int const lane = tid & (kLanes - 1);  // p in step 1, q in step 2
+  int const group = tid >> warp_pass::kLogLanes;
+  float2* const xs = exchange + (tid >> 5) * warp_pass::kWarpSlots;
+  int const g = (tid >> warp_pass::kLogLanes) & 3;
+  BlockOrigin const o = block_origin(p, blockIdx.x);
+  int const valid_t =
+      static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile));
+  auto const* in = opaque(static_cast<std::uint32_t const*>(src) + o.in_base);
+  auto* out = opaque(static_cast<std::uint32_t*>(dst) + o.out_base);
+  auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
+  auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
+  // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
+  std::uint32_t const conj = inverse_flag != 0 ? kConjugate : 0u;
+
+  // Step 1's factors scale W_L^(p k1) (p k1 < L), from the W_{2^14} table, once per thread.
+  float2 tw[kR1];
+#pragma unroll
+  for (int k1 = 0; k1 < kR1; ++k1) {
+    tw[k1] = cscale(__ldg(coarse + ((lane * k1) << (kLogCoarse - kLogL))), p.scale);
+  }
+  // Step 2: this lane's columns d = 2 lane + e are (s2, k1 + e) of the group.
+  int const s2 = (2 * lane) >> kLogR1;
+  int const k1_2 = (2 * lane) & (kR1 - 1);
+
+  auto const round = [&](int r, auto whole) {
+    std::uint32_t raw[kS][kR1];
+#pragma unroll
+    for (int s = 0; s < kS; ++s) {
+      int const t = warp_pass::tile_sequence(r, group, s, log_threads, kLogL);
+      bool const ok = whole || t < valid_t;
+      std::uint32_t const at = static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(lane);
+#pragma unroll
+      for (int n1 = 0; n1 < kR1; ++n1) raw[s][n1] = ok ? in[at + (n1 << warp_pass::kLogLanes)] : 0u;
+    }
+#pragma unroll
+    for (int s = 0; s < kS; ++s) {
+      float2 a[kR1];
+#pragma unroll
+      for (int n1 = 0; n1 < kR1; ++n1) a[n1] = unpack(raw[s][n1] ^ conj);
+      dft_pow2<kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_R1^(n1 k1) x[8 n1 + p]
+#pragma unroll
+      for (int k1 = 0; k1 < kR1; ++k1) {
+        xs[warp_pass::exchange_slot(g, s * kR1 + k1, lane)] =
+            cmul(a[bit_reverse<kLogR1>(k1)], tw[k1]);
+      }
+    }
+    __syncwarp();
+    float2 b[2][kLanes];
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+#pragma unroll
+      for (int q = 0; q < kLanes; ++q) {
+        b[e][q] = xs[warp_pass::exchange_slot(g, 2 * lane + e, q)];
+      }
+    }
+    __syncwarp();  // the next round's step 1 overwrites these slots
+    int const t = warp_pass::tile_sequence(r, group, s2, log_threads, kLogL);
+    if (!whole && t >= valid_t) return;
+    std::uint32_t const at = static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(k1_2);
+#pragma unroll
+    for (int e = 0; e < 2; ++e) dft_pow2<warp_pass::kLogLanes>(b[e]);  // b[e][bitrev(k2)]
+#pragma unroll
+    for (int k2 = 0; k2 < kLanes; ++k2) {
+      std::uint32_t const lo = pack(b[0][bit_reverse<warp_pass::kLogLanes>(k2)]) ^ conj;
+      std::uint32_t const hi = pack(b[1][bit_reverse<warp_pass::kLogLanes>(k2)]) ^ conj;
+      std::uint32_t const k = at + static_cast<std::uint32_t>(k2 << kLogR1);
+      if constexpr (kPairStores) {
+        *reinterpret_cast<uint2*>(out + k) = make_uint2(lo, hi);
+      } else {
+        out[k] = lo;
+        out[k + 1] = hi;
+      }
+    }
+  };
+  int const rounds = 1 << warp_pass::log_rounds(p.log_tile, kLogL);
+  int const round_sequences = 1 << (log_threads - warp_pass::kLogLanes + kLogS);
+#pragma unroll 1
+  for (int r = 0; r < rounds; ++r) {
+    if ((r + 1) * round_sequences <= valid_t) {
+      round(r, std::true_type{});
+    } else {
+      round(r, std::false_type{});
+    }
+  }
+}
+
+template <int kLogL>
+cudaError_t launch_length(PassParams const& pass, void const* src, void* dst,
+                          float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+  dim3 const grid(static_cast<unsigned>(pass.blocks));
+  unsigned const threads = 1u << static_cast<unsigned>(warp_pass::log_threads(pass.log_tile, kLogL));
+  dim3 const block(threads);
+  std::size_t const smem = threads / 32 * warp_pass::kWarpSlots * sizeof(float2);
+  // Pair stores need each X[k1], X[k1 + 1] (k1 even) on an 8-byte boundary: even output
+  // offsets (the layout) and an 8-byte aligned destination (the API asks only for 4 bytes).
+  if (warp_pass::even_outputs(pass) && reinterpret_cast<std::uintptr_t>(dst) % 8 == 0) {
+    warp_pass_kernel<kLogL, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse,
+                                                                 inverse ? 1 : 0);
+  } else {
+    warp_pass_kernel<kLogL, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse,
+                                                                  inverse ? 1 : 0);
+  }
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+/// FFTCORE_TC_WARP_PASS=0 in the environment sends these passes to the general kernel (for A/B
+/// measurements in one build; read once).
+bool runs_warp_pass(PassParams const& pass) noexcept {
+  static bool const enabled = env_switch_on("FFTCORE_TC_WARP_PASS");
+  return enabled && warp_pass::eligible(pass);
+}
+
+cudaError_t launch_warp_pass(PassParams const& pass, void const* src, void* dst,
+                             float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+  switch (pass.log_length) {
+    case 5:
+      return launch_length<5>(pass, src, dst, coarse, inverse, stream);
+    case 6:
+      return launch_length<6>(pass, src, dst, coarse, inverse, stream);
+    case 7:
+      return launch_length<7>(pass, src, dst, coarse, inverse, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace fftcore::detail::tc
