@@ -3,7 +3,7 @@
 // which passes of real plans it takes, that a block's rounds, groups and slots take every tile
 // sequence once, that the warp's shared-memory exchange is free of bank conflicts, and -
 // running the planner's passes on the CPU in double with the kernel's data flow (step 1's
-// R1-point DFTs and scale W_L^(p k1) factors, the exchange slots, step 2's 8-point DFTs, 32-bit
+// R1-point DFTs and scale W_L^(p k1) factors, the exchange slots, step 2's P-point DFTs, 32-bit
 // in-tile offsets) - that they give the DFT.
 #include <gtest/gtest.h>
 
@@ -74,7 +74,7 @@ TEST(TcWarpPass, TakesTheUntwiddledContiguousPassesOf32To128Points) {
       ASSERT_EQ(l.passes.size(), 1u);
       EXPECT_EQ(l.passes[0].log_length, k);
       EXPECT_TRUE(wp::eligible(l.passes[0]));
-      EXPECT_TRUE(wp::even_outputs(l.passes[0]));
+      EXPECT_TRUE(wp::aligned_outputs(l.passes[0]));
     }
   }
   // 16 and 256 points: outside 32..128.
@@ -157,7 +157,7 @@ TEST(TcWarpPass, HooksAndUnsafeLayoutsStayOnTheGeneralKernel) {
   p.in_elem_stride = 2;
   p.scatter = 1;
   EXPECT_FALSE(wp::eligible(p)) << "strided sequences";
-  // Tiles below one warp's 32 x 16 values would leave groups of fewer than 8 lanes.
+  // Tiles below one warp's 32 x 16 values would leave groups short of their P lanes.
   p = base;
   p.log_tile = 9 - p.log_length;
   EXPECT_TRUE(wp::eligible(p)) << "one-warp tile";
@@ -194,7 +194,7 @@ std::vector<PassParams> planned_warp_passes() {
 
 /// Rounds x groups x group slots of a block take each of the tile's T sequences once, round r
 /// exactly the sequences [r R, (r + 1) R) (R = groups S: the kernel's whole-round test), with
-/// 16 values per thread and 1..8 whole warps.
+/// 16 values per thread and 1..8 whole warps of groups of P lanes.
 void check_rounds(int log_tile, int log_l) {
   SCOPED_TRACE("L = 2^" + std::to_string(log_l) + " T = 2^" + std::to_string(log_tile));
   int const t_count = 1 << log_tile;
@@ -203,8 +203,9 @@ void check_rounds(int log_tile, int log_l) {
   ASSERT_LE(log_threads, 8);
   int const threads = 1 << log_threads;
   int const rounds = 1 << wp::log_rounds(log_tile, log_l);
-  int const groups = threads / 8;
+  int const groups = threads >> wp::log_lanes(log_l);
   int const s_count = 1 << wp::log_group_sequences(log_l);
+  ASSERT_EQ(s_count << log_l, 16 << wp::log_lanes(log_l)) << "S L = P x 16 values";
   ASSERT_GE(threads, 32);
   ASSERT_LE(threads, 256);
   ASSERT_EQ(threads % 32, 0);
@@ -253,15 +254,20 @@ int wavefronts(std::vector<int> const& slots) {
   return total;
 }
 
-TEST(TcWarpPass, ExchangeIsBankConflictFree) {
+void check_exchange(int log_l) {
+  SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+  int const log_p = wp::log_lanes(log_l);
+  int const lanes = 1 << log_p;
+  int const columns = 1 << wp::log_columns(log_l);
+  ASSERT_EQ(lanes * columns, 16);
   std::vector<int> owner(static_cast<std::size_t>(wp::kWarpSlots), -1);
-  for (int g = 0; g < 4; ++g) {
+  for (int g = 0; g < 32 / lanes; ++g) {
     for (int d = 0; d < 16; ++d) {
-      for (int p = 0; p < 8; ++p) {
-        int const slot = wp::exchange_slot(g, d, p);
+      for (int p = 0; p < lanes; ++p) {
+        int const slot = wp::exchange_slot(g, d, p, log_l);
         ASSERT_GE(slot, 0);
         ASSERT_LT(slot, wp::kWarpSlots) << g << " " << d << " " << p;
-        int const id = (g * 16 + d) * 8 + p;
+        int const id = (g * 16 + d) * lanes + p;
         ASSERT_EQ(owner[static_cast<std::size_t>(slot)], -1)
             << "slot " << slot << " of " << id << " and " << owner[static_cast<std::size_t>(slot)];
         owner[static_cast<std::size_t>(slot)] = id;
@@ -272,23 +278,30 @@ TEST(TcWarpPass, ExchangeIsBankConflictFree) {
   // Step 1: column d fixed per instruction, lane p of group g writes (g, d, p).
   for (int d = 0; d < 16; ++d) {
     for (int lane = 0; lane < 32; ++lane) {
-      slots[static_cast<std::size_t>(lane)] = wp::exchange_slot(lane >> 3, d, lane & 7);
+      slots[static_cast<std::size_t>(lane)] =
+          wp::exchange_slot(lane >> log_p, d, lane & (lanes - 1), log_l);
     }
     EXPECT_EQ(wavefronts(slots), 2) << "step 1 writes, d = " << d;
   }
-  // Step 2: row q fixed per instruction, lane p of group g reads column 2 p + e.
-  for (int e = 0; e < 2; ++e) {
-    for (int q = 0; q < 8; ++q) {
+  // Step 2: row q fixed per instruction, lane p of group g reads column C p + e.
+  for (int e = 0; e < columns; ++e) {
+    for (int q = 0; q < lanes; ++q) {
       for (int lane = 0; lane < 32; ++lane) {
-        slots[static_cast<std::size_t>(lane)] =
-            wp::exchange_slot(lane >> 3, 2 * (lane & 7) + e, q);
+        slots[static_cast<std::size_t>(lane)] = wp::exchange_slot(
+            lane >> log_p, columns * (lane & (lanes - 1)) + e, q, log_l);
       }
       EXPECT_EQ(wavefronts(slots), 2) << "step 2 reads, e = " << e << " q = " << q;
     }
   }
 }
 
-/// Direct DFT of x[0..n) (n = R1 or 8 <= 16), sign -1.
+TEST(TcWarpPass, ExchangeIsBankConflictFree) {
+  for (int log_l = wp::kMinLogLength; log_l <= wp::kMaxLogLength; ++log_l) {
+    check_exchange(log_l);
+  }
+}
+
+/// Direct DFT of x[0..n) (n = R1 or P <= 16), sign -1.
 std::array<cd, 16> dft(std::array<cd, 16> const& x, int n) {
   std::array<cd, 16> y{};
   for (int k = 0; k < n; ++k) {
@@ -302,10 +315,10 @@ std::array<cd, 16> dft(std::array<cd, 16> const& x, int n) {
 }
 
 /// One pass as the warp-pass kernel runs it, forward: blocks, rounds (whole ones without the
-/// bounds test, as the kernel takes them), warps of four groups of 8 lanes; step 1 (loads of
-/// x[8 n1 + p] at 32-bit in-tile offsets, the R1-point DFT, scale W_L^(p k1), the exchange
-/// slots), then step 2 (columns 2 q, 2 q + 1, the 8-point DFTs, stores of X[k1 + R1 k2] and
-/// X[k1 + 1 + R1 k2]). `writes` counts the stores to each element of dst. src may be dst (in
+/// bounds test, as the kernel takes them), warps of 32 / P groups of P lanes; step 1 (loads of
+/// x[P n1 + p] at 32-bit in-tile offsets, the R1-point DFT, scale W_L^(p k1), the exchange
+/// slots), then step 2 (columns C q + e, e < C, the P-point DFTs, stores of
+/// X[k1 + e + R1 k2]). `writes` counts the stores to each element of dst. src may be dst (in
 /// place): a warp's groups read their sequences in step 1 before they write them in step 2.
 void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst,
               std::vector<int>& writes) {
@@ -317,7 +330,11 @@ void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& 
   int const log_threads = wp::log_threads(p.log_tile, log_l);
   int const warps = (1 << log_threads) / 32;
   int const rounds = 1 << wp::log_rounds(p.log_tile, log_l);
-  int const round_sequences = 1 << (log_threads - wp::kLogLanes + wp::log_group_sequences(log_l));
+  int const log_p = wp::log_lanes(log_l);
+  int const lanes = 1 << log_p;
+  int const log_c = wp::log_columns(log_l);
+  int const columns = 1 << log_c;
+  int const round_sequences = 1 << (log_threads - log_p + wp::log_group_sequences(log_l));
   auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
   double const scale = static_cast<double>(p.scale);
@@ -333,7 +350,7 @@ void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& 
         xs.assign(static_cast<std::size_t>(wp::kWarpSlots), nan);  // stale slots would show
         for (int lane = 0; lane < 32; ++lane) {  // step 1
           int const tid = 32 * w + lane;
-          int const group = tid >> 3, g = group & 3, pl = tid & 7;
+          int const group = tid >> log_p, g = group & (32 / lanes - 1), pl = tid & (lanes - 1);
           for (int s = 0; s < s_count; ++s) {
             int const t = wp::tile_sequence(r, group, s, log_threads, log_l);
             bool const ok = whole || t < valid_t;
@@ -342,11 +359,11 @@ void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& 
             std::array<cd, 16> a{};
             for (int n1 = 0; ok && n1 < r1; ++n1) {
               a[static_cast<std::size_t>(n1)] =
-                  src.at(static_cast<std::size_t>(o.in_base + (at + (n1 << wp::kLogLanes))));
+                  src.at(static_cast<std::size_t>(o.in_base + (at + (n1 << log_p))));
             }
             std::array<cd, 16> const y = dft(a, r1);
             for (int k1 = 0; k1 < r1; ++k1) {
-              xs.at(static_cast<std::size_t>(wp::exchange_slot(g, s * r1 + k1, pl))) =
+              xs.at(static_cast<std::size_t>(wp::exchange_slot(g, s * r1 + k1, pl, log_l))) =
                   y[static_cast<std::size_t>(k1)] * scale *
                   tcfft::testing::root_of_unity(pl * k1, l, false);
             }
@@ -354,24 +371,24 @@ void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& 
         }
         for (int lane = 0; lane < 32; ++lane) {  // step 2
           int const tid = 32 * w + lane;
-          int const group = tid >> 3, g = group & 3, q = tid & 7;
-          int const s2 = (2 * q) >> log_r1;
-          int const k1 = (2 * q) & (r1 - 1);
-          std::array<cd, 16> x[2];
-          for (int e = 0; e < 2; ++e) {
+          int const group = tid >> log_p, g = group & (32 / lanes - 1), q = tid & (lanes - 1);
+          int const s2 = (q << log_c) >> log_r1;
+          int const k1 = (q << log_c) & (r1 - 1);
+          std::array<cd, 16> x[4];
+          for (int e = 0; e < columns; ++e) {
             std::array<cd, 16> c{};
-            for (int pp = 0; pp < 8; ++pp) {
-              c[static_cast<std::size_t>(pp)] =
-                  xs.at(static_cast<std::size_t>(wp::exchange_slot(g, 2 * q + e, pp)));
+            for (int pp = 0; pp < lanes; ++pp) {
+              c[static_cast<std::size_t>(pp)] = xs.at(static_cast<std::size_t>(
+                  wp::exchange_slot(g, (q << log_c) + e, pp, log_l)));
             }
-            x[e] = dft(c, 8);
+            x[e] = dft(c, lanes);
           }
           int const t = wp::tile_sequence(r, group, s2, log_threads, log_l);
           if (!whole && t >= valid_t) continue;
           std::uint32_t const at = static_cast<std::uint32_t>(t) * out_s0 +
                                    static_cast<std::uint32_t>(k1);
-          for (int k2 = 0; k2 < 8; ++k2) {
-            for (int e = 0; e < 2; ++e) {
+          for (int k2 = 0; k2 < lanes; ++k2) {
+            for (int e = 0; e < columns; ++e) {
               auto const k = static_cast<std::size_t>(
                   o.out_base + (at + static_cast<std::uint32_t>(k2 << log_r1) + e));
               dst.at(k) = x[e][static_cast<std::size_t>(k2)];
