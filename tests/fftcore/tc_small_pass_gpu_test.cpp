@@ -4,7 +4,7 @@
 // double reference at most 1.10x cuFFT FP16's on the same input, and below absolute sanity
 // bounds). Short pass: as the twiddled strided first pass of 2^13 (2 x 4096), 2^14 (4 x 4096)
 // and 2^15 (8 x 4096) via FFTCORE_TC_SPLIT, on partial tiles (1-D n = 2, 4, 8 with odd
-// batches), as the column pass of 2-D shapes. Warp pass: 1-D n = 32, 64, 128 on whole and
+// batches), as the column pass of 2-D shapes. Warp pass: 1-D n = 32 .. 256 on whole and
 // partial tiles and scaled, and the rows of 2-D shapes. Forward and inverse, in and out of
 // place (which must agree bit for bit). Each case checks on the host that its plan really has
 // a pass the kernel under test takes.
@@ -171,12 +171,14 @@ TEST_F(TcSmallPass, Shapes2dAgainstCufftHalf) {
 }
 
 TEST_F(TcWarpPass, LengthsAgainstCufftHalf) {
-  // 1-D n = 32, 64, 128: the planner's 2^13-element tiles (two rounds of 256 threads) over
+  // 1-D n = 32 .. 256: the planner's 2^13-element tiles (two rounds of 256 threads) over
   // batches of 2^21 elements, small batches (tiles of 2^9 elements: one warp, one round),
   // partial last tiles, and 1/N scaling.
   run_cases({{1, 32, 65536, nullptr},
              {1, 64, 32768, nullptr},
              {1, 128, 16384, nullptr},
+             {1, 256, 8192, nullptr},
+             {1, 256, 1, nullptr, fftcore::Scaling::kByN},
              {1, 32, 1, nullptr},
              {1, 128, 1, nullptr, fftcore::Scaling::kByN}},
             false, fftcore::detail::tc::warp_pass::eligible);
@@ -188,13 +190,16 @@ TEST_F(TcWarpPass, PartialTilesAgainstCufftHalf) {
              {1, 128, 7, nullptr},
              {1, 32, 65536 + 5, nullptr},
              {1, 64, 32768 + 3, nullptr},
-             {1, 128, 16384 + 1, nullptr}},
+             {1, 128, 16384 + 1, nullptr},
+             {1, 256, 8192 + 3, nullptr}},
             true, fftcore::detail::tc::warp_pass::eligible);
 }
 
 TEST_F(TcWarpPass, RowsOf2dShapesAgainstCufftHalf) {
-  // The rows (32..128 contiguous points) take the warp pass, the columns another kernel.
+  // The rows (32..256 contiguous points) take the warp pass, the columns another kernel.
   run_cases({{512, 32, 3, nullptr},
+             {256, 256, 3, nullptr},
+             {512, 256, 2, nullptr},
              {2048, 64, 2, nullptr},
              {256, 128, 3, nullptr},
              {128, 128, 5, nullptr}},

@@ -56,17 +56,17 @@ int log2_of(std::int64_t v) {
   return k;
 }
 
-/// The 1-D batches and the 2-D shapes (rows of 32..128 points) of these tests.
+/// The 1-D batches and the 2-D shapes (rows of 32..256 points) of these tests.
 constexpr std::int64_t kBatches[] = {1, 3, 5, 4099, 65536};
 std::vector<std::pair<std::int64_t, std::int64_t>> const kShapes2d = {
-    {512, 64}, {2048, 128}, {1024, 32}};
+    {512, 64}, {2048, 128}, {1024, 32}, {256, 256}, {512, 256}};
 
 bool is_row_pass(PassParams const& p, std::int64_t cols) {
   return p.in_elem_stride == 1 && p.log_length == log2_of(cols);
 }
 
-TEST(TcWarpPass, TakesTheUntwiddledContiguousPassesOf32To128Points) {
-  // 1-D n = 32, 64, 128: the one pass, contiguous sequences, any batch.
+TEST(TcWarpPass, TakesTheUntwiddledContiguousPassesOf32To256Points) {
+  // 1-D n = 32 .. 256: the one pass, contiguous sequences, any batch.
   for (int k = wp::kMinLogLength; k <= wp::kMaxLogLength; ++k) {
     for (std::int64_t batch : kBatches) {
       SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
@@ -77,15 +77,16 @@ TEST(TcWarpPass, TakesTheUntwiddledContiguousPassesOf32To128Points) {
       EXPECT_TRUE(wp::aligned_outputs(l.passes[0]));
     }
   }
-  // 16 and 256 points: outside 32..128.
-  for (int k : {4, 8}) {
+  // 16 and 512 points: outside 32..256.
+  for (int k : {4, 9}) {
     for (std::int64_t batch : {1, 5, 4099}) {
       PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, batch));
       ASSERT_EQ(l.passes.size(), 1u) << k << " " << batch;
       EXPECT_FALSE(wp::eligible(l.passes[0])) << "n = 2^" << k << " batch " << batch;
     }
   }
-  // 2-D with rows of 32..128 points: the row pass, not the column pass.
+  // 2-D with rows of 32..256 points: the row pass, not the column pass (256 x 256: strided
+  // and untwiddled, so not the 256-point row pass's kernel).
   for (auto [r, c] : kShapes2d) {
     SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
     PassLayout const l = layout_of(desc(r, c, 3));
@@ -177,7 +178,7 @@ TEST(TcWarpPass, HooksAndUnsafeLayoutsStayOnTheGeneralKernel) {
   EXPECT_TRUE(wp::eligible(p)) << "scattering pass (src != dst)";
 }
 
-/// The eligible passes of the plans of TakesTheUntwiddledContiguousPassesOf32To128Points.
+/// The eligible passes of the plans of TakesTheUntwiddledContiguousPassesOf32To256Points.
 std::vector<PassParams> planned_warp_passes() {
   std::vector<PassParams> passes;
   auto take = [&passes](PassLayout const& l) {
@@ -494,8 +495,9 @@ TEST(TcWarpPass, EmulatedPassesGiveTheDft) {
     check(desc(1, n, 1027), false, false, 13 - k);
     check(by_n, true, true, 14 - k);
   }
-  // The planner's own two-round blocks (256 threads, T = 256).
+  // The planner's own two-round blocks (256 threads, T = 256), and 256-point tiles.
   check(desc(1, 32, 65536), false, true);
+  check(desc(1, 256, 4096), true, false);
   by_n = desc(1, 128, 3);
   by_n.scaling = fftcore::Scaling::kByN;
   check(by_n, true, true);
@@ -503,6 +505,7 @@ TEST(TcWarpPass, EmulatedPassesGiveTheDft) {
   check(desc(512, 32, 2), false, false);
   check(desc(512, 64, 1), true, true);
   check(desc(128, 128, 3), false, true);
+  check(desc(256, 256, 1), true, true);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The warp pass (kernels/warp_pass_kernel.cu): untwiddled FP16 passes of L = 32, 64, 128
+// The warp pass (kernels/warp_pass_kernel.cu): untwiddled FP16 passes of L = 32 .. 256
 // points over contiguous sequences (1-D transforms of those sizes, rows of 2-D transforms),
 // on CUDA cores. Which passes it takes and every index map of it, shared by the kernel and the
 // CPU tests.
@@ -8,7 +8,8 @@
 // merge on Tensor Cores with hi/lo operand splits and a radix-2..8 merge, each through FP32
 // shared memory behind block barriers, plus the tile gain, for a pass that moves 8 bytes per
 // point and needs ~5 log2 L flops per point. Here a sequence belongs to a group of P lanes of
-// one warp (P = 4 for L = 32, else 8), L = R1 x P (R1 = L / P = 8, 8, 16):
+// one warp (P = 4, 8, 8, 16 for L = 32, 64, 128, 256), L = R1 x P (R1 = L / P = 8, 8, 16,
+// 16):
 //   step 1: lane p of the group loads x[P n1 + p], n1 < R1 (for a fixed n1 the group reads
 //           P adjacent words), takes the R1-point DFT over n1 in FP32 registers (radix-2
 //           butterflies), multiplies output k1 by scale W_L^(p k1) and writes it to the warp's
@@ -16,13 +17,16 @@
 //   step 2: after __syncwarp, lane q takes C = 16 / P of the group's 16 columns
 //           d = s R1 + k1, d = C q + e (e < C: one sequence s, adjacent k1), reads their P
 //           values over p, takes the P-point DFTs over p and stores X[k1 + e + R1 k2], k2 < P
-//           (C adjacent words: one 8- or 16-byte store where aligned).
+//           (C adjacent words: one 8- or 16-byte store where aligned; C = 1 at L = 256).
 // X[k1 + R1 k2] = sum_p W_P^(p k2) W_L^(p k1) sum_n1 W_R1^(n1 k1) x[P n1 + p] is the DFT.
 // A group takes S = 16 P / L sequences per round, so every lane has 16 loads in flight before
 // it computes; one FP16 rounding at the store; no block barrier, no Tensor Cores.
 // P = 4 at L = 32: with 8 lanes (R1 = 4) a store instruction covered only 16 bytes of each
 // sequence (k1 = 0..3 of one k2), and the pass ran at 63 % of the copy bandwidth against 84 %
 // at L = 64; with 4 lanes each store covers 8 adjacent words (32 bytes) of a sequence.
+// L = 256 (two 16-point DFTs in FP32, radix-2 butterflies on CUDA cores) also takes the untwiddled
+// contiguous passes the register-chained Tensor Core pass took (fast_pass_layout.hpp): those
+// run ~65 instructions per point there (issue-bound, 74 % of the copy bandwidth), ~40 here.
 #pragma once
 
 #include "pass_params.hpp"
@@ -30,7 +34,7 @@
 namespace fftcore::detail::tc::warp_pass {
 
 inline constexpr int kMinLogLength = 5;  ///< L = 32
-inline constexpr int kMaxLogLength = 7;  ///< L = 128
+inline constexpr int kMaxLogLength = 8;  ///< L = 256
 inline constexpr int kLogValues = 4;     ///< values a lane holds per round (16)
 inline constexpr int kLogMaxThreads = 8;
 /// float2 slots of a warp's exchange area: 32 / P groups of 16 columns of P slots, each group
@@ -38,12 +42,12 @@ inline constexpr int kLogMaxThreads = 8;
 inline constexpr int kWarpSlots = 17 * 32;  // (32 / P) x 17 P
 
 /// log2 of P, the lanes of a group (the length of step 2's DFTs).
-FFTCORE_HD constexpr int log_lanes(int log_l) { return log_l == 5 ? 2 : 3; }
+FFTCORE_HD constexpr int log_lanes(int log_l) { return log_l == 5 ? 2 : log_l == 8 ? 4 : 3; }
 /// log2 of C = 16 / P, the adjacent columns (outputs) a lane takes in step 2.
 FFTCORE_HD constexpr int log_columns(int log_l) { return kLogValues - log_lanes(log_l); }
 
 /// Whether the warp pass runs `p` (else the general pass kernel): FP16 in and out,
-/// 32 <= L <= 128, no hooks, no pass twiddle, unit element strides on both sides (each
+/// 32 <= L <= 256, no hooks, no pass twiddle, unit element strides on both sides (each
 /// sequence's points adjacent), a tile of at least one warp's 32 x 16 values (the planner's
 /// smallest tiles hold 2^9), and a layout safe to run in place group by group (a group reads
 /// all its sequences before it writes them, into the places it read).

@@ -382,6 +382,11 @@ bool runs_fast_pass(PassParams const& pass) noexcept {
 cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
                         float2 const* coarse, float2 const* fine, bool inverse,
                         cudaStream_t stream) noexcept {
+  // The warp pass first: at L = 256 it takes the untwiddled contiguous passes the
+  // register-chained pass would (warp_pass_layout.hpp says why).
+  if (runs_warp_pass(pass)) {
+    return launch_warp_pass(pass, src, dst, coarse, inverse, stream);
+  }
   if (runs_fast_pass(pass)) {
     return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
@@ -390,9 +395,6 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
   }
   if (runs_small_pass(pass)) {
     return launch_small_pass(pass, src, dst, coarse, fine, inverse, stream);
-  }
-  if (runs_warp_pass(pass)) {
-    return launch_warp_pass(pass, src, dst, coarse, inverse, stream);
   }
   return launch_any(Lengths{}, pass, src, dst, coarse, fine, inverse, stream);
 }

@@ -28,8 +28,9 @@ inline bool env_switch_on(char const* name) noexcept {
                                       float2 const* coarse, float2 const* fine, bool inverse,
                                       cudaStream_t stream) noexcept;
 
-/// Whether launch_pass hands `pass` to the register-chained pass: fast::eligible (FP16, no
-/// hooks, 256 <= L <= 4096, T L <= 2^14) unless FFTCORE_TC_FAST_PASS=0 is set.
+/// Whether launch_pass may hand `pass` to the register-chained pass: fast::eligible (FP16, no
+/// hooks, 256 <= L <= 4096, T L <= 2^14) unless FFTCORE_TC_FAST_PASS=0 is set. launch_pass
+/// asks runs_warp_pass first (it takes the untwiddled contiguous 256-point passes).
 [[nodiscard]] bool runs_fast_pass(PassParams const& pass) noexcept;
 
 /// The register-chained pass (kernels/fast_pass_kernel.cu) for the passes fast::eligible
@@ -51,7 +52,7 @@ inline bool env_switch_on(char const* name) noexcept {
                                             bool inverse, cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the warp pass: warp_pass::eligible (FP16, no hooks, no
-/// pass twiddle, 32 <= L <= 128, contiguous sequences) unless FFTCORE_TC_WARP_PASS=0 is set.
+/// pass twiddle, 32 <= L <= 256, contiguous sequences) unless FFTCORE_TC_WARP_PASS=0 is set.
 [[nodiscard]] bool runs_warp_pass(PassParams const& pass) noexcept;
 
 /// The warp pass (kernels/warp_pass_kernel.cu), 8 lanes per sequence on CUDA cores, for the
