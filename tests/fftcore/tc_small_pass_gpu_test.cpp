@@ -6,13 +6,16 @@
 // and 2^15 (8 x 4096) via FFTCORE_TC_SPLIT, on partial tiles (1-D n = 2, 4, 8 with odd
 // batches), as the column pass of 2-D shapes. Warp pass: 1-D n = 32 .. 256 on whole and
 // partial tiles and scaled, and the rows of 2-D shapes. Forward and inverse, in and out of
-// place (which must agree bit for bit). Each case checks on the host that its plan really has
+// place (which must agree bit for bit). Column pass: the twiddled strided first passes of 1-D
+// transforms split through 32..128 points, and the column passes of 2-D shapes with 32..128
+// rows. Each case checks on the host that its plan really has
 // a pass the kernel under test takes.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "../../fftcore/src/tc/column_pass_layout.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "../../fftcore/src/tc/small_pass_layout.hpp"
 #include "../../fftcore/src/tc/warp_pass_layout.hpp"
@@ -28,6 +31,7 @@ constexpr double kSanityL2 = 3e-3;
 
 class TcSmallPass : public tcfft::testing::GpuTest {};
 class TcWarpPass : public tcfft::testing::GpuTest {};
+class TcColumnPass : public tcfft::testing::GpuTest {};
 
 /// Whether a kernel takes a pass (small::eligible, warp_pass::eligible).
 using Takes = bool (*)(fftcore::detail::tc::PassParams const&);
@@ -204,6 +208,28 @@ TEST_F(TcWarpPass, RowsOf2dShapesAgainstCufftHalf) {
              {256, 128, 3, nullptr},
              {128, 128, 5, nullptr}},
             false, fftcore::detail::tc::warp_pass::eligible);
+}
+
+TEST_F(TcColumnPass, TwiddledFirstPassesAgainstCufftHalf) {
+  // Whole rounds of 32 columns need >= 256 x 32 columns in all (the planner halves tiles below
+  // 256 blocks): batches of 32 and more at 2^13..2^16.
+  run_cases({{1, 1 << 13, 32, "5,8"},
+             {1, 1 << 14, 33, "6,8"},
+             {1, 1 << 15, 64, "7,8"},
+             {1, 1 << 16, 32, "7,9"},
+             {1, 1 << 16, 32, "7,9", fftcore::Scaling::kByN},
+             {1, 1 << 19, 3, "7,12"},
+             {1, 1 << 21, 1, "5,8,8"}},
+            false, fftcore::detail::tc::column::eligible);
+}
+
+TEST_F(TcColumnPass, ColumnsOf2dShapesAgainstCufftHalf) {
+  run_cases({{128, 128, 64, nullptr},
+             {128, 1024, 8, nullptr},
+             {64, 512, 17, nullptr},
+             {32, 2048, 4, nullptr},
+             {128, 64, 128, nullptr}},
+            false, fftcore::detail::tc::column::eligible);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // result in natural order. p <= 3 keeps every index map linear.
 #include "tc/plan_logic.hpp"
 
+#include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 
 #include <algorithm>
@@ -144,7 +145,10 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   int split_sum = 0;
   for (int part : split) split_sum += part;
   std::vector<int> const parts =
-      !split.empty() && split_sum == log_n ? split : split_length(log_n, vector, options.fp32_ends);
+      !split.empty() && split_sum == log_n
+          ? split
+          : split_length(log_n, vector, options.fp32_ends,
+                         (std::int64_t{1} << log_n) * vector * batch);
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
@@ -220,9 +224,27 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 
 }  // namespace
 
-std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends) {
+std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
+                              std::int64_t total) {
   if (vector == 1 && fp32_ends && (log_n == 13 || log_n == 14)) {
     return {log_n - 12, 12};  // the short pass, then a 4096-point one (both FP16 inside)
+  }
+  // A 128-point first pass on the column pass (column_pass_layout.hpp), where it gets its whole
+  // 32-column tiles (>= kMinBlocks of them: total >= 128 x 32 x 256 elements), then
+  // register-chained passes of >= 256 points. H200, same run, ms per 2^28 elements (planner's
+  // split before -> this one): 2^15 1.80 -> 1.45, 2^16 1.72 -> 1.58, 2^17 1.85 -> 1.67,
+  // 2^18 1.94 -> 1.81, 2^23 2.73 -> 2.49, 2^24 2.78 -> 2.63, 2^25 2.88 -> 2.76,
+  // 2^26 3.02 -> 2.85, 2^27 3.14 -> 2.99. Not at 2^19 and 2^20 (7,12 and 8,12: a scattering
+  // 4096-point last pass, 3.3 and 3.8 ms), nor 2^13 and 2^14 (one pass is as fast or faster).
+  // 2^21 and 2^22 keep two passes (issue 4: no more passes than a size needs), though 7,6,8 and
+  // 7,7,8 measured faster (2.30 -> 2.17, 2.61 -> 2.26).
+  if (vector == 1 && !fp32_ends && total >= (std::int64_t{1} << 20)) {
+    int const rest = log_n - column::kMaxLogLength;
+    if (log_n >= 15 && log_n <= 18) return {column::kMaxLogLength, rest};
+    if (log_n >= 23) {
+      int const last = std::max(8, (rest + 1) / 2);
+      return {column::kMaxLogLength, rest - last, last};
+    }
   }
   if (vector == 1) {
     // Splits measured faster than the even one on the H200 (FFTCORE_TC_SPLIT sweeps, same run,

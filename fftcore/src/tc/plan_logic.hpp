@@ -77,8 +77,8 @@ void set_origin_shortcuts(PassParams& p) noexcept;
 
 /// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
 /// adjacent independent columns (1 for a contiguous axis) is split into (PlanOptions::fp32_ends
-/// for `fp32_ends`).
+/// for `fp32_ends`), for `total` elements in all (0: unknown, treated as small).
 [[nodiscard]] std::vector<int> split_length(int log_n, std::int64_t vector,
-                                            bool fp32_ends = false);
+                                            bool fp32_ends = false, std::int64_t total = 0);
 
 }  // namespace fftcore::detail::tc

@@ -368,8 +368,9 @@ cudaError_t prepare_shifted(std::integer_sequence<int, kI...> /*unused*/) noexce
 }  // namespace
 
 cudaError_t prepare_pass_kernels() noexcept {
-  cudaError_t const e = prepare_shifted(Lengths{});
-  return e == cudaSuccess ? prepare_fast_pass_kernels() : e;
+  cudaError_t e = prepare_shifted(Lengths{});
+  if (e == cudaSuccess) e = prepare_fast_pass_kernels();
+  return e == cudaSuccess ? prepare_column_pass_kernels() : e;
 }
 
 /// FFTCORE_TC_FAST_PASS=0 in the environment sends every pass to the general kernel (for A/B
@@ -386,6 +387,9 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
   // register-chained pass would (warp_pass_layout.hpp says why).
   if (runs_warp_pass(pass)) {
     return launch_warp_pass(pass, src, dst, coarse, inverse, stream);
+  }
+  if (runs_column_pass(pass)) {
+    return launch_column_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
   if (runs_fast_pass(pass)) {
     return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);

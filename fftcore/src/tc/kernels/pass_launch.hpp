@@ -61,4 +61,15 @@ inline bool env_switch_on(char const* name) noexcept {
                                            float2 const* coarse, bool inverse,
                                            cudaStream_t stream) noexcept;
 
+/// Whether launch_pass hands `pass` to the column pass: column::eligible (FP16, no hooks,
+/// 32 <= L <= 128 down adjacent columns, tiles of whole 32-column rounds) unless
+/// FFTCORE_TC_COLUMN_PASS=0 is set.
+[[nodiscard]] bool runs_column_pass(PassParams const& pass) noexcept;
+
+/// The column pass (kernels/column_pass_kernel.cu): a lane per column, L / 16 warps per block.
+[[nodiscard]] cudaError_t prepare_column_pass_kernels() noexcept;
+[[nodiscard]] cudaError_t launch_column_pass(PassParams const& pass, void const* src, void* dst,
+                                             float2 const* coarse, float2 const* fine,
+                                             bool inverse, cudaStream_t stream) noexcept;
+
 }  // namespace fftcore::detail::tc
