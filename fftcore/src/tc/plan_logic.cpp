@@ -233,15 +233,15 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
   // 32-column tiles (>= kMinBlocks of them: total >= 128 x 32 x 256 elements), then
   // register-chained passes of >= 256 points. H200, same run, ms per 2^28 elements (planner's
   // split before -> this one): 2^15 1.80 -> 1.45, 2^16 1.72 -> 1.58, 2^17 1.85 -> 1.67,
-  // 2^18 1.94 -> 1.81, 2^23 2.73 -> 2.49, 2^24 2.78 -> 2.63, 2^25 2.88 -> 2.76,
-  // 2^26 3.02 -> 2.85, 2^27 3.14 -> 2.99. Not at 2^19 and 2^20 (7,12 and 8,12: a scattering
-  // 4096-point last pass, 3.3 and 3.8 ms), nor 2^13 and 2^14 (one pass is as fast or faster).
-  // 2^21 and 2^22 keep two passes (issue 4: no more passes than a size needs), though 7,6,8 and
-  // 7,7,8 measured faster (2.30 -> 2.17, 2.61 -> 2.26).
+  // 2^18 1.94 -> 1.81, 2^21 2.30 -> 2.17, 2^22 2.61 -> 2.26, 2^23 2.73 -> 2.49,
+  // 2^24 2.78 -> 2.63, 2^25 2.88 -> 2.76, 2^26 3.02 -> 2.85, 2^27 3.14 -> 2.99. 2^21 and 2^22
+  // so take three passes where two would do (per-pass figures then count three). Not at 2^19
+  // and 2^20 (7,12 and 8,12: a scattering 4096-point last pass, 3.3 and 3.8 ms), nor 2^13 and
+  // 2^14 (one pass is as fast or faster).
   if (vector == 1 && !fp32_ends && total >= (std::int64_t{1} << 20)) {
     int const rest = log_n - column::kMaxLogLength;
     if (log_n >= 15 && log_n <= 18) return {column::kMaxLogLength, rest};
-    if (log_n >= 23) {
+    if (log_n >= 21) {
       int const last = std::max(8, (rest + 1) / 2);
       return {column::kMaxLogLength, rest - last, last};
     }
