@@ -25,6 +25,7 @@
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "common/reference_dft.hpp"
+#include "tc_plan_helpers.hpp"
 
 namespace {
 
@@ -33,33 +34,10 @@ using fftcore::detail::tc::PassLayout;
 using fftcore::detail::tc::PassParams;
 using fftcore::detail::tc::PlanOptions;
 using cd = std::complex<double>;
-
-fftcore::PlanDesc desc(std::int64_t rows, std::int64_t cols, std::int64_t batch) {
-  fftcore::PlanDesc d;
-  d.rank = rows > 1 ? 2 : 1;
-  d.dims[0] = rows > 1 ? rows : cols;
-  d.dims[1] = rows > 1 ? cols : 0;
-  d.batch = batch;
-  return d;
-}
-
-PassLayout layout_of(fftcore::PlanDesc const& d, PlanOptions const& options = {}) {
-  PassLayout layout;
-  EXPECT_EQ(fftcore::detail::tc::build_layout(d, options, layout), fftcore::Status::kSuccess);
-  return layout;
-}
-
-PlanOptions split(std::vector<int> parts) {
-  PlanOptions o;
-  o.split = std::move(parts);
-  return o;
-}
-
-int log2_of(std::int64_t v) {
-  int k = 0;
-  while ((std::int64_t{1} << k) < v) ++k;
-  return k;
-}
+using tcfft::testing::plans::desc;
+using tcfft::testing::plans::layout_of;
+using tcfft::testing::plans::split;
+using tcfft::testing::plans::log2_of;
 
 std::string parts_name(std::vector<int> const& parts) {
   std::string s = "{";

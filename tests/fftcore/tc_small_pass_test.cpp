@@ -15,6 +15,7 @@
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/small_pass_layout.hpp"
 #include "common/reference_dft.hpp"
+#include "tc_plan_helpers.hpp"
 
 namespace {
 
@@ -24,27 +25,9 @@ using fftcore::detail::tc::PassLayout;
 using fftcore::detail::tc::PassParams;
 using fftcore::detail::tc::PlanOptions;
 using cd = std::complex<double>;
-
-fftcore::PlanDesc desc(std::int64_t rows, std::int64_t cols, std::int64_t batch) {
-  fftcore::PlanDesc d;
-  d.rank = rows > 1 ? 2 : 1;
-  d.dims[0] = rows > 1 ? rows : cols;
-  d.dims[1] = rows > 1 ? cols : 0;
-  d.batch = batch;
-  return d;
-}
-
-PassLayout layout_of(fftcore::PlanDesc const& d, PlanOptions const& options = {}) {
-  PassLayout layout;
-  EXPECT_EQ(fftcore::detail::tc::build_layout(d, options, layout), fftcore::Status::kSuccess);
-  return layout;
-}
-
-PlanOptions split(std::vector<int> parts) {
-  PlanOptions o;
-  o.split = std::move(parts);
-  return o;
-}
+using tcfft::testing::plans::desc;
+using tcfft::testing::plans::layout_of;
+using tcfft::testing::plans::split;
 
 TEST(TcSmallPass, TakesTheShortFp16PassesOfPlans) {
   // 1-D n = 2 .. 16: the one pass, contiguous sequences, any batch.

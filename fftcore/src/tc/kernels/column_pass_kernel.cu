@@ -8,29 +8,14 @@
 
 #include "tc/column_pass_layout.hpp"
 #include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
 
-constexpr std::uint32_t kConjugate = 0x80000000u;  // the imaginary sign bit of a __half2
 constexpr int kMaxThreads = 32 << column::log_warps(column::kMaxLogLength);
 
-__device__ __forceinline__ float2 unpack(std::uint32_t bits) {
-  return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
-}
-
-__device__ __forceinline__ std::uint32_t pack(float2 v) {
-  __half2 const h = __float22half2_rn(v);
-  return *reinterpret_cast<std::uint32_t const*>(&h);
-}
-
-template <typename T>
-__device__ __forceinline__ T* opaque(T* ptr) {  // see small_pass_kernel.cu
-  asm("" : "+l"(ptr));
-  __builtin_assume(__isGlobal(ptr));
-  return ptr;
-}
 
 template <int kLogL, bool kTwiddled, bool kInverse>
 __global__ void __launch_bounds__(kMaxThreads)
@@ -81,7 +66,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     for (int n1 = 0; n1 < kR1; ++n1) raw[n1] = ok ? col[static_cast<std::uint32_t>(n1) * step] : 0u;
     float2 a[kR1];
 #pragma unroll
-    for (int n1 = 0; n1 < kR1; ++n1) a[n1] = unpack(raw[n1] ^ conj);
+    for (int n1 = 0; n1 < kR1; ++n1) a[n1] = unpack_word(raw[n1] ^ conj);
     dft_pow2<column::kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) x[P n1 + w]
 #pragma unroll
     for (int k1 = 0; k1 < kR1; ++k1) {
@@ -115,7 +100,7 @@ __global__ void __launch_bounds__(kMaxThreads)
         for (int k2 = 0; k2 < kP; ++k2) {
           if (k2 > 0) f = cmul(f, v);
           auto const k = static_cast<std::uint32_t>(k1_first + e + (k2 << column::kLogR1));
-          dst_col[k * out_e] = pack(cmul(b[e][bit_reverse<kLogP>(k2)], f)) ^ conj;
+          dst_col[k * out_e] = pack_word(cmul(b[e][bit_reverse<kLogP>(k2)], f)) ^ conj;
         }
       }
     } else {
@@ -124,7 +109,7 @@ __global__ void __launch_bounds__(kMaxThreads)
 #pragma unroll
         for (int k2 = 0; k2 < kP; ++k2) {
           auto const k = static_cast<std::uint32_t>(k1_first + e + (k2 << column::kLogR1));
-          dst_col[k * out_e] = pack(b[e][bit_reverse<kLogP>(k2)]) ^ conj;
+          dst_col[k * out_e] = pack_word(b[e][bit_reverse<kLogP>(k2)]) ^ conj;
         }
       }
     }

@@ -10,37 +10,12 @@
 #include <type_traits>
 
 #include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/small_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
-
-/// The sign bit of the imaginary (high) half of a __half2: XOR conjugates exactly.
-constexpr std::uint32_t kConjugate = 0x80000000u;
-
-__device__ __forceinline__ float2 unpack(std::uint32_t bits) {
-  return make_float2(__half2float(__ushort_as_half(static_cast<unsigned short>(bits & 0xffffu))),
-                     __half2float(__ushort_as_half(static_cast<unsigned short>(bits >> 16))));
-}
-
-__device__ __forceinline__ std::uint32_t pack(float2 v) {
-  __half2 const h = __float22half2_rn(v);
-  return static_cast<std::uint32_t>(__half_as_ushort(__low2half(h))) |
-         (static_cast<std::uint32_t>(__half_as_ushort(__high2half(h))) << 16);
-}
-
-/// `ptr` as the compiler cannot see through: the tile bases are formed once in registers, so
-/// that each access costs a 32-bit offset and one wide multiply-add. Seen through, src +
-/// in_base + offset was re-associated into a 64-bit add of in_base and the offset, a shift and
-/// a reload of src per access (about 6 instructions per element instead of 2). The assumption
-/// keeps the accesses in the global space (LDG/STG, not generic LD/ST).
-template <typename T>
-__device__ __forceinline__ T* opaque(T* ptr) {
-  asm("" : "+l"(ptr));
-  __builtin_assume(__isGlobal(ptr));
-  return ptr;
-}
 
 /// The L words of the sequence at tile offset `at` (element stride `elem`), or zeros. The
 /// offsets are 32-bit (unsigned: the padding sequences of a round may wrap them, harmlessly,
@@ -150,7 +125,7 @@ __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
       if (!whole && t >= valid_t) continue;
       float2 a[kL];
 #pragma unroll
-      for (int n = 0; n < kL; ++n) a[n] = unpack(raw[j][n] ^ conj);
+      for (int n = 0; n < kL; ++n) a[n] = unpack_word(raw[j][n] ^ conj);
       // a[bit_reverse(k)] = X[k]
       if constexpr (kLogL == 4) {
         dft_pow2<4>(a);  // W_16 butterflies
@@ -159,12 +134,12 @@ __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
       }
       // Output k times scale w1^k (k = 0 apart: a product by (scale, 0) would cost a full
       // complex product, as 0 * x is not folded in IEEE arithmetic).
-      raw[j][0] = pack(cscale(a[0], p.scale)) ^ conj;
+      raw[j][0] = pack_word(cscale(a[0], p.scale)) ^ conj;
       float2 f = cscale(w1, p.scale);
 #pragma unroll
       for (int k = 1; k < kL; ++k) {
         if (k > 1) f = cmul(f, w1);
-        raw[j][k] = pack(cmul(a[bit_reverse<kLogL>(k)], f)) ^ conj;
+        raw[j][k] = pack_word(cmul(a[bit_reverse<kLogL>(k)], f)) ^ conj;
       }
       store_sequence<kL, kVector>(out, static_cast<std::uint32_t>(t) * out_s0, out_se, raw[j]);
     }

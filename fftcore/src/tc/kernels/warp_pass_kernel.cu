@@ -8,32 +8,14 @@
 #include <type_traits>
 
 #include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/warp_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
 
-/// The sign bit of the imaginary (high) half of a __half2: XOR conjugates exactly.
-constexpr std::uint32_t kConjugate = 0x80000000u;
 
-__device__ __forceinline__ float2 unpack(std::uint32_t bits) {
-  return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
-}
-
-__device__ __forceinline__ std::uint32_t pack(float2 v) {
-  __half2 const h = __float22half2_rn(v);
-  return *reinterpret_cast<std::uint32_t const*>(&h);
-}
-
-/// `ptr` as the compiler cannot see through (see small_pass_kernel.cu: it keeps the tile base in
-/// a register and each access a 32-bit offset), kept in the global space.
-template <typename T>
-__device__ __forceinline__ T* opaque(T* ptr) {
-  asm("" : "+l"(ptr));
-  __builtin_assume(__isGlobal(ptr));
-  return ptr;
-}
 
 template <int kLogL, bool kVectorStores, bool kInverse>
 __global__ void __launch_bounds__(1 << warp_pass::kLogMaxThreads)
@@ -96,7 +78,7 @@ __global__ void __launch_bounds__(1 << warp_pass::kLogMaxThreads)
     for (int s = 0; s < kS; ++s) {
       float2 a[kR1];
 #pragma unroll
-      for (int n1 = 0; n1 < kR1; ++n1) a[n1] = unpack(raw[s][n1] ^ conj);
+      for (int n1 = 0; n1 < kR1; ++n1) a[n1] = unpack_word(raw[s][n1] ^ conj);
       dft_pow2<kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_R1^(n1 k1) x[8 n1 + p]
 #pragma unroll
       for (int k1 = 0; k1 < kR1; ++k1) {
@@ -124,7 +106,7 @@ __global__ void __launch_bounds__(1 << warp_pass::kLogMaxThreads)
     for (int k2 = 0; k2 < kLanes; ++k2) {
       std::uint32_t w[kC];
 #pragma unroll
-      for (int e = 0; e < kC; ++e) w[e] = pack(b[e][bit_reverse<kLogP>(k2)]) ^ conj;
+      for (int e = 0; e < kC; ++e) w[e] = pack_word(b[e][bit_reverse<kLogP>(k2)]) ^ conj;
       std::uint32_t* const at = seq + (k2 << kLogR1);
       if constexpr (kVectorStores && kC == 2) {
         *reinterpret_cast<uint2*>(at) = make_uint2(w[0], w[1]);
