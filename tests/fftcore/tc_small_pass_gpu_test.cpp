@@ -8,8 +8,9 @@
 // partial tiles and scaled, and the rows of 2-D shapes. Forward and inverse, in and out of
 // place (which must agree bit for bit). Column pass: the twiddled strided first passes of 1-D
 // transforms split through 32..128 points, and the column passes of 2-D shapes with 32..128
-// rows. Each case checks on the host that its plan really has
-// a pass the kernel under test takes.
+// rows. Stockham pass: 1-D n = 512 .. 4096 on whole and partial tiles and scaled, and the rows
+// of 2-D shapes. Each case checks on the host that its plan really has a pass the kernel under
+// test takes.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -18,6 +19,7 @@
 #include "../../fftcore/src/tc/column_pass_layout.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "../../fftcore/src/tc/small_pass_layout.hpp"
+#include "../../fftcore/src/tc/stockham_pass_layout.hpp"
 #include "../../fftcore/src/tc/warp_pass_layout.hpp"
 #include "common/gpu_test.hpp"
 #include "common/reference_dft.hpp"
@@ -32,6 +34,7 @@ constexpr double kSanityL2 = 3e-3;
 class TcSmallPass : public tcfft::testing::GpuTest {};
 class TcWarpPass : public tcfft::testing::GpuTest {};
 class TcColumnPass : public tcfft::testing::GpuTest {};
+class TcStockhamPass : public tcfft::testing::GpuTest {};
 
 /// Whether a kernel takes a pass (small::eligible, warp_pass::eligible).
 using Takes = bool (*)(fftcore::detail::tc::PassParams const&);
@@ -230,6 +233,38 @@ TEST_F(TcColumnPass, ColumnsOf2dShapesAgainstCufftHalf) {
              {32, 2048, 4, nullptr},
              {128, 64, 128, nullptr}},
             false, fftcore::detail::tc::column::eligible);
+}
+
+TEST_F(TcStockhamPass, LengthsAgainstCufftHalf) {
+  // 1-D n = 512 .. 4096: the planner's tiles over batches of 2^21 elements (blocks of 256
+  // threads, several rounds), single sequences (one block of L / 16 threads) and 1/N scaling.
+  run_cases({{1, 512, 4096, nullptr},
+             {1, 1024, 2048, nullptr},
+             {1, 2048, 1024, nullptr},
+             {1, 4096, 512, nullptr},
+             {1, 512, 1, nullptr, fftcore::Scaling::kByN},
+             {1, 4096, 1, nullptr},
+             {1, 2048, 2, nullptr, fftcore::Scaling::kByN}},
+            false, fftcore::detail::tc::stockham::eligible);
+}
+
+TEST_F(TcStockhamPass, PartialTilesAgainstCufftHalf) {
+  // The planner's tiles hold 2^12 elements (8, 4, 2 sequences at 512..2048; 4096 has one per
+  // tile, never a partial one).
+  run_cases({{1, 512, 4096 + 5, nullptr},
+             {1, 1024, 2048 + 3, nullptr},
+             {1, 2048, 1024 + 1, nullptr},
+             {1, 512, 8192 + 3, nullptr}},
+            true, fftcore::detail::tc::stockham::eligible);
+}
+
+TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
+  run_cases({{512, 512, 3, nullptr},
+             {256, 1024, 3, nullptr},
+             {128, 2048, 2, nullptr},
+             {64, 4096, 2, nullptr},
+             {1024, 2048, 1, nullptr}},
+            false, fftcore::detail::tc::stockham::eligible);
 }
 
 }  // namespace

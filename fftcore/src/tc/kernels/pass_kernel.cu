@@ -370,7 +370,8 @@ cudaError_t prepare_shifted(std::integer_sequence<int, kI...> /*unused*/) noexce
 cudaError_t prepare_pass_kernels() noexcept {
   cudaError_t e = prepare_shifted(Lengths{});
   if (e == cudaSuccess) e = prepare_fast_pass_kernels();
-  return e == cudaSuccess ? prepare_column_pass_kernels() : e;
+  if (e == cudaSuccess) e = prepare_column_pass_kernels();
+  return e == cudaSuccess ? prepare_stockham_pass_kernels() : e;
 }
 
 /// FFTCORE_TC_FAST_PASS=0 in the environment sends every pass to the general kernel (for A/B
@@ -387,6 +388,11 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
   // register-chained pass would (warp_pass_layout.hpp says why).
   if (runs_warp_pass(pass)) {
     return launch_warp_pass(pass, src, dst, coarse, inverse, stream);
+  }
+  // The Stockham pass ahead of the register-chained pass: it takes the untwiddled contiguous
+  // passes of 512..4096 points (stockham_pass_layout.hpp says why).
+  if (runs_stockham_pass(pass)) {
+    return launch_stockham_pass(pass, src, dst, coarse, inverse, stream);
   }
   if (runs_column_pass(pass)) {
     return launch_column_pass(pass, src, dst, coarse, fine, inverse, stream);

@@ -12,7 +12,7 @@
 
 namespace fftcore::detail::tc {
 
-/// The A/B switches (FFTCORE_TC_FAST_PASS, _SMALL_PASS, _WARP_PASS, _PERSISTENT): on unless the variable is
+/// The A/B switches (FFTCORE_TC_FAST_PASS, _SMALL_PASS, _WARP_PASS, _COLUMN_PASS, _STOCKHAM_PASS, _PERSISTENT): on unless the variable is
 /// "0". Callers cache the answer in a function-local static (read once per process).
 inline bool env_switch_on(char const* name) noexcept {
   char const* v = std::getenv(name);
@@ -71,5 +71,17 @@ inline bool env_switch_on(char const* name) noexcept {
 [[nodiscard]] cudaError_t launch_column_pass(PassParams const& pass, void const* src, void* dst,
                                              float2 const* coarse, float2 const* fine,
                                              bool inverse, cudaStream_t stream) noexcept;
+
+/// Whether launch_pass hands `pass` to the Stockham pass: stockham::eligible (FP16, no hooks,
+/// no pass twiddle, 512 <= L <= 4096, contiguous sequences) unless FFTCORE_TC_STOCKHAM_PASS=0
+/// is set.
+[[nodiscard]] bool runs_stockham_pass(PassParams const& pass) noexcept;
+
+/// The Stockham pass (kernels/stockham_pass_kernel.cu): L / 16 threads per sequence, three
+/// stages on CUDA cores.
+[[nodiscard]] cudaError_t prepare_stockham_pass_kernels() noexcept;
+[[nodiscard]] cudaError_t launch_stockham_pass(PassParams const& pass, void const* src,
+                                               void* dst, float2 const* coarse, bool inverse,
+                                               cudaStream_t stream) noexcept;
 
 }  // namespace fftcore::detail::tc

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// The Stockham pass: untwiddled FP16 passes of 512..4096 points over contiguous sequences
+// (stockham::eligible), each sequence on L / 16 threads in FP32 registers, three Stockham
+// stages (16, 16, L / 256) exchanged through shared memory (stockham_pass_layout.hpp has the
+// maps and the reason).
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+
+#include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/half_words.cuh"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/stockham_pass_layout.hpp"
+
+namespace fftcore::detail::tc {
+namespace {
+
+constexpr int kE = 1 << stockham::kLogValues;
+
+/// Multiplies input m of the butterfly (a[base + m stride], 0 < m < R) by W^m (w = W): powers
+/// by FP32 products, at most 15 deep (a few 2^-24 relative, far below the FP16 output rounding).
+template <int kR, int kStride>
+__device__ __forceinline__ void twiddle_inputs(float2 (&a)[kE], int base, float2 w) {
+  float2 t = w;
+#pragma unroll
+  for (int m = 1; m < kR; ++m) {
+    a[base + m * kStride] = cmul(a[base + m * kStride], t);
+    if (m + 1 < kR) t = cmul(t, w);
+  }
+}
+
+/// Synchronises the threads that share a sequence's exchange buffers: a warp where a sequence
+/// fits in one (L = 512), else the block.
+template <int kLogT>
+__device__ __forceinline__ void sequence_barrier() {
+  if constexpr (kLogT <= 5) {
+    __syncwarp();
+  } else {
+    __syncthreads();
+  }
+}
+
+template <int kLogL, bool kInverse>
+__global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinBlocks)
+    stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+  constexpr int kLogT = stockham::log_sequence_threads(kLogL);
+  constexpr int kT = 1 << kLogT;
+  constexpr int kLogR3 = stockham::stage_log_radix(2, kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kU3 = kE / kR3;  // butterflies per thread in stage 3
+  constexpr int kSlots = stockham::sequence_slots(kLogL);
+  extern __shared__ float2 exchange[];  // per sequence of a round: two buffers of kSlots
+
+  int const log_threads = stockham::log_threads(p.log_tile, kLogL);
+  int const tid = static_cast<int>(threadIdx.x);
+  int const j = tid & (kT - 1);
+  int const seq_slot = tid >> kLogT;
+  float2* const buf1 = exchange + (2 * seq_slot) * kSlots;  // stage 1 -> 2
+  float2* const buf2 = buf1 + kSlots;                       // stage 2 -> 3
+  auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
+  auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
+  // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
+  constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
+  // Stage 2's twiddles scale W_256^(k m) for k = j mod 16, m < 16, from a block table in
+  // shared memory laid out [m][k]: for each m a warp reads 16 adjacent float2 (twice over), one
+  // load per point instead of a complex power (15 FP32 products per thread and round).
+  int const k2 = j & 15;
+  float2* const tw2 = exchange + (2 * kSlots << (log_threads - kLogT));
+  for (int e = tid; e < 256; e += 1 << log_threads) {
+    int const m = e >> 4, k = e & 15;
+    tw2[e] = cscale(__ldg(coarse + (((k * m) & 255) << (kLogCoarse - 8))), p.scale);
+  }
+  __syncthreads();
+  // Stage 3's butterflies v = j + u T take W_L^v = W_L^j W_16^u: one table entry per thread
+  // (lanes take adjacent j), times a constant. A table entry per butterfly and round, at stride
+  // 2^14 / L entries across the lanes, put up to 32 cache lines on each warp load (L = 512).
+  float2 const w3j = __ldg(coarse + (j << (kLogCoarse - kLogL)));
+  int const log_rounds = stockham::log_rounds(p.log_tile, kLogL);
+  int const round_sequences = 1 << (log_threads - kLogT);
+  // Work items (tile, round) grid-stride: item w of this block is round w mod R of tile
+  // blockIdx.x + (w / R) gridDim.x (the launcher starts as many blocks as stay resident), so
+  // that the set-up above is paid once per block, not once per tile: a 4096-point tile is one
+  // round of 16 values per thread, and the set-up alone came to ~9 instructions per point.
+  // locate() points this thread at its sequence of item w: 1 if it holds one, 0 if the tile
+  // ends before it, -1 (the same for the whole block) past the block's last item.
+  auto const locate = [&](std::int64_t w, std::uint32_t const*& from, std::uint32_t*& to) -> int {
+    std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
+    if (b >= p.blocks) return -1;
+    BlockOrigin const o = block_origin(p, b);
+    int const t = static_cast<int>(w & ((1 << log_rounds) - 1)) * round_sequences + seq_slot;
+    from = opaque(opaque(static_cast<std::uint32_t const*>(src) + o.in_base) +
+                  (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(j)));
+    to = opaque(opaque(static_cast<std::uint32_t*>(dst) + o.out_base) +
+                (static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(j)));
+    return t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
+  };
+  // The next item's 16 words are loaded before this item's stages run (software pipelining):
+  // with ~20 warps resident per SM, loads issued only at the top of each item left the DRAM at
+  // 45 % while the stages ran.
+  std::uint32_t raw[kE];
+  std::uint32_t const* from = nullptr;
+  std::uint32_t* to = nullptr;
+  int state = locate(0, from, to);
+  __builtin_assume(__isGlobal(from));
+#pragma unroll
+  for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogT] : 0u;
+#pragma unroll 1
+  for (std::int64_t w = 0; state >= 0; ++w) {
+    float2 a[kE];
+#pragma unroll
+    for (int i = 0; i < kE; ++i) a[i] = unpack_word(raw[i] ^ conj);
+    bool const ok = state > 0;
+    std::uint32_t* const seq = to;
+    state = locate(w + 1, from, to);
+    __builtin_assume(__isGlobal(from));
+    __builtin_assume(__isGlobal(seq));
+#pragma unroll
+    for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogT] : 0u;
+    // Stage 1: Ns = 1, radix 16, no twiddle; y[16 j + k].
+    dft_pow2<4>(a);  // a[bit_reverse(k)] = X[k]
+#pragma unroll
+    for (int k = 0; k < kE; ++k) buf1[stockham::slot((j << 4) + k)] = a[bit_reverse<4>(k)];
+    sequence_barrier<kLogT>();
+#pragma unroll
+    for (int i = 0; i < kE; ++i) a[i] = buf1[stockham::read_slot(j, i, kLogL)];
+      // Stage 2: Ns = 16, radix 16, twiddles scale W_256^(k2 m); y[(j - k2) 16 + k2 + 16 k].
+#pragma unroll
+    for (int m = 0; m < kE; ++m) a[m] = cmul(a[m], tw2[(m << 4) + k2]);
+    dft_pow2<4>(a);
+#pragma unroll
+    for (int k = 0; k < kE; ++k) {
+      buf2[stockham::slot(((j - k2) << 4) + k2 + (k << 4))] = a[bit_reverse<4>(k)];
+    }
+    sequence_barrier<kLogT>();
+#pragma unroll
+    for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
+      // Stage 3: Ns = 256, radix R3 = L / 256, butterflies v = j + u T (v < 256), twiddles
+      // W_L^(v m); X[v + 256 k] to global memory.
+#pragma unroll
+    for (int u = 0; u < kU3; ++u) {
+      twiddle_inputs<kR3, kU3>(a, u, times_w16(w3j, u));
+      float2 b[kR3];
+#pragma unroll
+      for (int m = 0; m < kR3; ++m) b[m] = a[stockham::input_register(u, m, kLogR3)];
+      dft_pow2<kLogR3>(b);
+      if (ok) {
+#pragma unroll
+        for (int k = 0; k < kR3; ++k) {
+          seq[(u << kLogT) + (k << 8)] = pack_word(b[bit_reverse<kLogR3>(k)]) ^ conj;
+        }
+      }
+    }
+  }
+}
+
+/// Two exchange buffers per sequence of a round, then stage 2's 256 twiddles.
+template <int kLogL>
+std::size_t smem_bytes(int log_threads) {
+  return ((static_cast<std::size_t>(2 * stockham::sequence_slots(kLogL))
+           << (log_threads - stockham::log_sequence_threads(kLogL))) +
+          256) *
+         sizeof(float2);
+}
+
+template <int kLogL>
+cudaError_t prepare_length() noexcept {
+  int const bytes = static_cast<int>(smem_bytes<kLogL>(stockham::kLogMaxThreads));
+  cudaError_t e = cudaFuncSetAttribute(stockham_pass_kernel<kLogL, false>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  if (e == cudaSuccess) {
+    e = cudaFuncSetAttribute(stockham_pass_kernel<kLogL, true>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  }
+  return e;
+}
+
+template <int kLogL>
+cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                          bool inverse, cudaStream_t stream) noexcept {
+  int const log_threads = stockham::log_threads(pass.log_tile, kLogL);
+  dim3 const block(1u << static_cast<unsigned>(log_threads));
+  std::size_t const smem = smem_bytes<kLogL>(log_threads);
+  // As many blocks as stay resident (cached per block size), at most one per tile.
+  static std::atomic<int> resident_cache[stockham::kLogMaxThreads + 1] = {};
+  std::atomic<int>& cached = resident_cache[log_threads];
+  int per_sm = cached.load(std::memory_order_relaxed);
+  if (per_sm == 0) {
+    cudaError_t const e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, stockham_pass_kernel<kLogL, false>, static_cast<int>(block.x), smem);
+    if (e != cudaSuccess) return e;
+    per_sm = per_sm > 0 ? per_sm : 1;
+    cached.store(per_sm, std::memory_order_relaxed);
+  }
+  int device = 0;
+  int sms = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e != cudaSuccess) return e;
+  dim3 const grid(
+      static_cast<unsigned>(std::min<std::int64_t>(pass.blocks, std::int64_t{per_sm} * sms)));
+  if (inverse) {
+    stockham_pass_kernel<kLogL, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse);
+  } else {
+    stockham_pass_kernel<kLogL, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse);
+  }
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t prepare_stockham_pass_kernels() noexcept {
+  cudaError_t e = prepare_length<9>();
+  if (e == cudaSuccess) e = prepare_length<10>();
+  if (e == cudaSuccess) e = prepare_length<11>();
+  if (e == cudaSuccess) e = prepare_length<12>();
+  return e;
+}
+
+/// FFTCORE_TC_STOCKHAM_PASS=0 in the environment sends these passes to the other kernels (for
+/// A/B measurements in one build; read once).
+bool runs_stockham_pass(PassParams const& pass) noexcept {
+  static bool const enabled = env_switch_on("FFTCORE_TC_STOCKHAM_PASS");
+  return enabled && stockham::eligible(pass);
+}
+
+cudaError_t launch_stockham_pass(PassParams const& pass, void const* src, void* dst,
+                                 float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+  switch (pass.log_length) {
+    case 9:
+      return launch_length<9>(pass, src, dst, coarse, inverse, stream);
+    case 10:
+      return launch_length<10>(pass, src, dst, coarse, inverse, stream);
+    case 11:
+      return launch_length<11>(pass, src, dst, coarse, inverse, stream);
+    case 12:
+      return launch_length<12>(pass, src, dst, coarse, inverse, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace fftcore::detail::tc

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// The Stockham pass (kernels/stockham_pass_kernel.cu): untwiddled FP16 passes of L = 512 ..
+// 4096 points over contiguous sequences (1-D transforms of those sizes, rows of 2-D
+// transforms, untwiddled contiguous last passes of larger 1-D sizes), on CUDA cores. Which
+// passes it takes and every index map of it, shared by the kernel and the CPU tests.
+//
+// The register-chained Tensor Core pass (fast_pass_layout.hpp) ran these lengths at 61-64 % of
+// the copy bandwidth (H200), issue-bound at ~65 instructions per point (hi/lo operand splits,
+// FP32 shared round trips per radix-16 merge). Here a sequence belongs to T = L / 16 threads,
+// each holding E = 16 values in FP32 registers, and takes three Stockham stages of radices
+// 16, 16 and R3 = L / 256 (2, 4, 8, 16):
+//   stage s (Ns points already merged, radix R): the thread's registers a[i] hold
+//   x[j + T i] (i < 16); as E / R butterflies v = j + u T (u < E / R) it multiplies input m of
+//   butterfly v, a[u + m E / R], by W_{Ns R}^((v mod Ns) m), takes the R-point DFT and writes
+//   output k to y[(v - v mod Ns) R + v mod Ns + k Ns] (pass_params.hpp: merge_write_index).
+// Stage 1 (Ns = 1) has no twiddle; stage 2 (Ns = 16) carries the pass's scale in its twiddles;
+// stage 3 (Ns = 256, Ns R3 = L) writes y[v + k 256] straight to global memory, where a warp's
+// 32 lanes cover 128 adjacent bytes. Stages 1 and 2 exchange through shared memory in two
+// buffers (ping-pong), so that a round takes two block barriers. One FP16 rounding.
+#pragma once
+
+#include "pass_params.hpp"
+
+namespace fftcore::detail::tc::stockham {
+
+inline constexpr int kMinLogLength = 9;   ///< L = 512
+inline constexpr int kMaxLogLength = 12;  ///< L = 4096
+inline constexpr int kLogValues = 4;      ///< E = 16 values per thread
+inline constexpr int kLogMaxThreads = 8;  ///< 256 threads per block
+inline constexpr int kStages = 3;
+/// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers
+/// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
+/// most 85 registers per thread.
+inline constexpr int kMinBlocks = 3;
+
+/// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 4096, no hooks, no fused
+/// split, no pass twiddle, unit element strides on both sides, and a layout safe to run in
+/// place sequence by sequence (a sequence's threads read all of it before they write it, into
+/// the places they read).
+FFTCORE_HD inline bool eligible(PassParams const& p) {
+  return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
+         p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
+         p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.log_twiddle_n == 0 &&
+         p.in_elem_stride == 1 && p.out_elem_stride == 1 && (p.scatter != 0 || same_places(p));
+}
+
+/// log2 of T = L / 16, the threads of a sequence.
+FFTCORE_HD constexpr int log_sequence_threads(int log_l) { return log_l - kLogValues; }
+/// log2 of the radix of stage s (0, 1, 2): 16, 16, L / 256.
+FFTCORE_HD constexpr int stage_log_radix(int s, int log_l) {
+  return s < 2 ? kLogValues : log_l - 2 * kLogValues;
+}
+/// log2 of Ns, the points merged before stage s.
+FFTCORE_HD constexpr int stage_log_ns(int s) { return s * kLogValues; }
+
+/// log2 of the block size for tiles of 2^log_tile sequences: 16 values per thread, at most 256
+/// threads.
+FFTCORE_HD constexpr int log_threads(int log_tile, int log_l) {
+  return log_tile + log_l - kLogValues < kLogMaxThreads ? log_tile + log_l - kLogValues
+                                                        : kLogMaxThreads;
+}
+/// log2 of the rounds a block takes over its tile (one sequence per T threads per round).
+FFTCORE_HD constexpr int log_rounds(int log_tile, int log_l) {
+  return log_tile + log_l - kLogValues - log_threads(log_tile, log_l);
+}
+
+/// float2 slots of one sequence's exchange buffer: L plus one pad slot per 16.
+FFTCORE_HD constexpr int sequence_slots(int log_l) { return 17 << (log_l - kLogValues); }
+/// The padded slot of point a of a sequence: a + a / 16. Stage 1 writes points 16 v + k (k
+/// fixed, v across lanes: 17 v + k, 16 distinct float2 banks per half-warp), stage 2 writes
+/// runs of 16 adjacent points and the stages read x[j + T i] (j across lanes): adjacent
+/// points, the pad falling between half-warps.
+FFTCORE_HD constexpr int slot(int a) { return a + (a >> kLogValues); }
+
+/// Global index (within the sequence) that thread j reads into register i: j + T i.
+FFTCORE_HD constexpr int read_index(int j, int i, int log_l) {
+  return j + (i << log_sequence_threads(log_l));
+}
+/// slot(read_index(j, i)) in the kernel's form: j + j / 16 once per thread, then constant
+/// offsets i 17 T / 16 (j < T and T a multiple of 16, so the pad of j + T i splits).
+FFTCORE_HD constexpr int read_slot(int j, int i, int log_l) {
+  return j + (j >> kLogValues) + i * (17 << (log_sequence_threads(log_l) - kLogValues));
+}
+/// Register of input m of butterfly u of a stage of radix 2^log_r: u + m E / R.
+FFTCORE_HD constexpr int input_register(int u, int m, int log_r) {
+  return u + (m << (kLogValues - log_r));
+}
+
+}  // namespace fftcore::detail::tc::stockham

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+// CPU tests of the Stockham pass (fftcore/src/tc/stockham_pass_layout.hpp,
+// kernels/stockham_pass_kernel.cu): which passes of real plans it takes, that its stages'
+// index maps are permutations, that its shared-memory accesses are free of bank conflicts, and
+// - running the planner's passes on the CPU in double with the kernel's data flow (blocks,
+// rounds, 32-bit in-tile offsets, the three stages' registers, twiddles and exchange slots) -
+// that they give the DFT.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../../fftcore/src/tc/plan_logic.hpp"
+#include "../../fftcore/src/tc/stockham_pass_layout.hpp"
+#include "common/reference_dft.hpp"
+#include "tc_plan_helpers.hpp"
+
+namespace {
+
+namespace sp = fftcore::detail::tc::stockham;
+using fftcore::detail::tc::PassLayout;
+using fftcore::detail::tc::PassParams;
+using cd = std::complex<double>;
+using tcfft::testing::plans::desc;
+using tcfft::testing::plans::layout_of;
+using tcfft::testing::plans::log2_of;
+using tcfft::testing::plans::split;
+
+constexpr std::int64_t kBatches[] = {1, 3, 5, 4099, 65536};
+std::vector<std::pair<std::int64_t, std::int64_t>> const kShapes2d = {
+    {512, 512}, {256, 1024}, {1024, 2048}, {64, 4096}, {4096, 4096}};
+
+bool is_row_pass(PassParams const& p, std::int64_t cols) {
+  return p.in_elem_stride == 1 && p.log_length == log2_of(cols);
+}
+
+TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To4096Points) {
+  for (int k = sp::kMinLogLength; k <= sp::kMaxLogLength; ++k) {
+    for (std::int64_t batch : kBatches) {
+      SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+      PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, batch));
+      ASSERT_EQ(l.passes.size(), 1u);
+      EXPECT_TRUE(sp::eligible(l.passes[0]));
+    }
+  }
+  for (int k : {8, 13}) {
+    for (std::int64_t batch : {1, 5, 4099}) {
+      PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, batch));
+      for (PassParams const& p : l.passes) {
+        EXPECT_FALSE(sp::eligible(p)) << "n = 2^" << k << " batch " << batch;
+      }
+    }
+  }
+  // 2-D: the row pass, never a column pass.
+  for (auto [r, c] : kShapes2d) {
+    SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
+    PassLayout const l = layout_of(desc(r, c, 3));
+    int taken = 0;
+    for (PassParams const& p : l.passes) {
+      taken += sp::eligible(p) ? 1 : 0;
+      EXPECT_EQ(sp::eligible(p), is_row_pass(p, c)) << "log_length " << p.log_length;
+    }
+    EXPECT_EQ(taken, 1);
+  }
+  // A 512..4096-point first pass of a longer 1-D transform is strided and twiddled.
+  for (auto const& parts : std::vector<std::vector<int>>{{9, 8}, {12, 5}}) {
+    PassLayout const l = layout_of(desc(1, 1 << 17, 3), split(parts));
+    ASSERT_EQ(l.passes.size(), 2u);
+    EXPECT_FALSE(sp::eligible(l.passes[0]));
+  }
+}
+
+TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
+  PassParams const base = layout_of(desc(1, 1024, 5)).passes[0];
+  ASSERT_TRUE(sp::eligible(base));
+  float2 const factor{1.f, 0.f};
+  PassParams p = base;
+  p.load_factors = &factor;
+  EXPECT_FALSE(sp::eligible(p)) << "load hook";
+  p = base;
+  p.store_factors = &factor;
+  EXPECT_FALSE(sp::eligible(p)) << "store hook";
+  p = base;
+  p.conjugate_store = 1;
+  EXPECT_FALSE(sp::eligible(p)) << "conjugated store";
+  p = base;
+  p.in_fp32 = 1;
+  EXPECT_FALSE(sp::eligible(p)) << "FP32 in";
+  p = base;
+  p.out_fp32 = 1;
+  EXPECT_FALSE(sp::eligible(p)) << "FP32 out";
+  p = base;
+  p.real_out = 1;
+  EXPECT_FALSE(sp::eligible(p)) << "R2C split";
+  p = base;
+  p.real_in = 1;
+  EXPECT_FALSE(sp::eligible(p)) << "C2R split";
+  p = base;
+  p.log_twiddle_n = 20;
+  EXPECT_FALSE(sp::eligible(p)) << "pass twiddle";
+  p = base;
+  p.out_elem_stride = 2;
+  p.scatter = 1;
+  EXPECT_FALSE(sp::eligible(p)) << "strided outputs";
+  p = base;
+  p.out_stride[0] = 2 * base.out_stride[0];
+  EXPECT_FALSE(sp::eligible(p)) << "in place, different places";
+  p.scatter = 1;
+  EXPECT_TRUE(sp::eligible(p)) << "scattering pass (src != dst)";
+}
+
+/// The stage maps: thread j's registers read x[j + T i] (a permutation of the sequence over
+/// j, i), and each stage's writes y[(v - v mod Ns) R + v mod Ns + k Ns] over butterflies v and
+/// outputs k are a permutation too; the padded slots stay inside sequence_slots.
+TEST(TcStockhamPass, StageMapsArePermutations) {
+  for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
+    SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+    int const l = 1 << log_l;
+    int const threads = l >> sp::kLogValues;
+    ASSERT_EQ(threads, 1 << sp::log_sequence_threads(log_l));
+    std::vector<int> seen(static_cast<std::size_t>(l), 0);
+    for (int j = 0; j < threads; ++j) {
+      for (int i = 0; i < 16; ++i) {
+        ++seen.at(static_cast<std::size_t>(sp::read_index(j, i, log_l)));
+        ASSERT_EQ(sp::read_slot(j, i, log_l), sp::slot(sp::read_index(j, i, log_l))) << j << " " << i;
+      }
+    }
+    for (int n = 0; n < l; ++n) ASSERT_EQ(seen[static_cast<std::size_t>(n)], 1) << "read " << n;
+    int log_total = 0;
+    for (int s = 0; s < sp::kStages; ++s) {
+      int const log_r = sp::stage_log_radix(s, log_l);
+      ASSERT_GE(log_r, 1);
+      ASSERT_LE(log_r, 4);
+      ASSERT_EQ(sp::stage_log_ns(s), log_total);
+      log_total += log_r;
+      std::fill(seen.begin(), seen.end(), 0);
+      for (int v = 0; v < (l >> log_r); ++v) {
+        for (int k = 0; k < (1 << log_r); ++k) {
+          int const a = fftcore::detail::tc::merge_write_index(v, k, log_r, sp::stage_log_ns(s));
+          ++seen.at(static_cast<std::size_t>(a));
+          ASSERT_LT(sp::slot(a), sp::sequence_slots(log_l));
+        }
+      }
+      for (int n = 0; n < l; ++n) ASSERT_EQ(seen[static_cast<std::size_t>(n)], 1) << "stage " << s;
+    }
+    EXPECT_EQ(log_total, log_l);
+  }
+}
+
+/// Wavefronts of one warp instruction of 8-byte shared accesses: one per half-warp when its 16
+/// lanes touch 16 distinct float2 bank pairs (slot mod 16), more otherwise.
+int wavefronts(std::vector<int> const& slots) {
+  int total = 0;
+  for (int half = 0; half < 2; ++half) {
+    int count[16] = {};
+    int most = 0;
+    for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+      most = std::max(most, ++count[slots[static_cast<std::size_t>(lane)] & 15]);
+    }
+    total += most;
+  }
+  return total;
+}
+
+TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
+  std::vector<int> slots(32);
+  for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
+    SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+    int const threads = 1 << sp::log_sequence_threads(log_l);
+    for (int warp = 0; warp < threads / 32; ++warp) {
+      for (int k = 0; k < 16; ++k) {  // the writes of stages 1 and 2 (stage 3 writes global)
+        for (int s = 0; s < 2; ++s) {
+          for (int lane = 0; lane < 32; ++lane) {
+            int const v = 32 * warp + lane;
+            slots[static_cast<std::size_t>(lane)] = sp::slot(fftcore::detail::tc::merge_write_index(
+                v, k, sp::stage_log_radix(s, log_l), sp::stage_log_ns(s)));
+          }
+          EXPECT_EQ(wavefronts(slots), 2) << "stage " << s << " writes, k = " << k;
+        }
+      }
+      for (int i = 0; i < 16; ++i) {  // the reads of stages 2 and 3
+        for (int lane = 0; lane < 32; ++lane) {
+          slots[static_cast<std::size_t>(lane)] = sp::slot(sp::read_index(32 * warp + lane, i, log_l));
+        }
+        EXPECT_EQ(wavefronts(slots), 2) << "reads, i = " << i;
+      }
+    }
+  }
+}
+
+/// Direct forward DFT of x (n <= 16 points).
+std::vector<cd> dft(std::vector<cd> const& x) {
+  int const n = static_cast<int>(x.size());
+  std::vector<cd> y(x.size());
+  for (int k = 0; k < n; ++k) {
+    cd sum = 0;
+    for (int m = 0; m < n; ++m) {
+      sum += x[static_cast<std::size_t>(m)] * tcfft::testing::root_of_unity((m * k) % n, n, false);
+    }
+    y[static_cast<std::size_t>(k)] = sum;
+  }
+  return y;
+}
+
+/// One pass as the Stockham kernel runs it, forward: blocks, rounds of 2^log_threads / T
+/// sequences, thread j of a sequence loading x[j + T i] at 32-bit in-tile offsets, the three
+/// stages (butterflies v = j + u T, inputs a[u + m E / R], twiddles W_{Ns R}^((v mod Ns) m) and
+/// the scale in stage 2) through NaN-filled exchange buffers at the padded slots, stage 3's
+/// stores of X[v + 256 k]. `writes` counts the stores to each element of dst.
+void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst,
+                  std::vector<int>& writes) {
+  int const log_l = p.log_length;
+  int const log_t = sp::log_sequence_threads(log_l);
+  int const threads_per_seq = 1 << log_t;
+  int const log_threads = sp::log_threads(p.log_tile, log_l);
+  int const round_sequences = 1 << (log_threads - log_t);
+  int const rounds = 1 << sp::log_rounds(p.log_tile, log_l);
+  auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
+  auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
+  cd const nan(std::numeric_limits<double>::quiet_NaN(), 0);
+  for (std::int64_t b = 0; b < p.blocks; ++b) {
+    auto const o = fftcore::detail::tc::block_origin(p, b);
+    auto const valid_t = static_cast<int>(
+        std::min<std::int64_t>(p.extent[0] - o.d0, std::int64_t{1} << p.log_tile));
+    for (int r = 0; r < rounds; ++r) {
+      for (int slot_seq = 0; slot_seq < round_sequences; ++slot_seq) {
+        int const t = r * round_sequences + slot_seq;
+        bool const ok = t < valid_t;
+        // Registers of every thread of the sequence.
+        std::vector<std::vector<cd>> a(static_cast<std::size_t>(threads_per_seq),
+                                       std::vector<cd>(16, cd(0, 0)));
+        for (int j = 0; j < threads_per_seq; ++j) {
+          for (int i = 0; ok && i < 16; ++i) {
+            std::uint32_t const at = static_cast<std::uint32_t>(t) * in_s0 +
+                                     static_cast<std::uint32_t>(sp::read_index(j, i, log_l));
+            a[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] =
+                src.at(static_cast<std::size_t>(o.in_base + at));
+          }
+        }
+        for (int s = 0; s < sp::kStages; ++s) {
+          int const log_r = sp::stage_log_radix(s, log_l);
+          int const radix = 1 << log_r;
+          int const log_ns = sp::stage_log_ns(s);
+          std::vector<cd> buffer(static_cast<std::size_t>(sp::sequence_slots(log_l)), nan);
+          for (int j = 0; j < threads_per_seq; ++j) {
+            for (int u = 0; u < (16 >> log_r); ++u) {
+              int const v = j + u * threads_per_seq;
+              int const kv = v & ((1 << log_ns) - 1);
+              std::vector<cd> in(static_cast<std::size_t>(radix));
+              for (int m = 0; m < radix; ++m) {
+                cd const w = tcfft::testing::root_of_unity(kv * m, radix << log_ns, false);
+                in[static_cast<std::size_t>(m)] =
+                    a[static_cast<std::size_t>(j)]
+                     [static_cast<std::size_t>(sp::input_register(u, m, log_r))] *
+                    w * (s == 1 ? static_cast<double>(p.scale) : 1.0);
+              }
+              std::vector<cd> const y = dft(in);
+              for (int k = 0; k < radix; ++k) {
+                int const idx = fftcore::detail::tc::merge_write_index(v, k, log_r, log_ns);
+                if (s + 1 < sp::kStages) {
+                  buffer.at(static_cast<std::size_t>(sp::slot(idx))) = y[static_cast<std::size_t>(k)];
+                } else if (ok) {
+                  ASSERT_EQ(idx, v + (k << 8));
+                  std::uint32_t const at =
+                      static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(idx);
+                  auto const e = static_cast<std::size_t>(o.out_base + at);
+                  dst.at(e) = y[static_cast<std::size_t>(k)];
+                  ++writes.at(e);
+                }
+              }
+            }
+          }
+          if (s + 1 < sp::kStages) {
+            for (int j = 0; j < threads_per_seq; ++j) {
+              for (int i = 0; i < 16; ++i) {
+                a[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] =
+                    buffer.at(static_cast<std::size_t>(sp::read_slot(j, i, log_l)));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// Runs the Stockham pass of `d` (the one pass of a 1-D plan, the row pass of a 2-D plan) on
+/// random data, forward or inverse (conj(forward(conj x)), the kernel's), in or out of place,
+/// against a direct long-double DFT of every row, scaled by the pass's scale.
+void check(fftcore::PlanDesc const& d, bool inverse, bool in_place) {
+  std::int64_t const cols = d.rank == 2 ? d.dims[1] : d.dims[0];
+  SCOPED_TRACE((d.rank == 2 ? std::to_string(d.dims[0]) + " x " : std::string()) +
+               std::to_string(cols) + " batch " + std::to_string(d.batch) +
+               (inverse ? " inverse" : " forward") + (in_place ? " in place" : " out of place") +
+               (d.scaling == fftcore::Scaling::kByN ? " 1/N" : ""));
+  PassLayout const layout = layout_of(d);
+  PassParams const* pass = nullptr;
+  for (PassParams const& p : layout.passes) {
+    if (is_row_pass(p, cols)) pass = &p;
+  }
+  ASSERT_NE(pass, nullptr);
+  PassParams const p = *pass;
+  ASSERT_TRUE(sp::eligible(p));
+  ASSERT_TRUE(fftcore::detail::tc::same_places(p));
+  auto const count = static_cast<std::size_t>(d.batch * d.elements());
+  unsigned seed = 0;
+  std::vector<cd> const x = tcfft::testing::random_complex(count, seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::vector<cd> in(count), out(count, cd(std::nan(""), 0));
+  for (std::size_t i = 0; i < count; ++i) in[i] = inverse ? std::conj(x[i]) : x[i];
+  std::vector<int> writes(count, 0);
+  if (in_place) {
+    out = in;
+    run_stockham(p, out, out, writes);
+  } else {
+    run_stockham(p, in, out, writes);
+  }
+  if (inverse) {
+    for (cd& v : out) v = std::conj(v);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    ASSERT_EQ(writes[i], 1) << "element " << i << " written " << writes[i] << " times";
+  }
+  double max_err = 0, max_in = 0;
+  for (std::size_t row = 0; row < count / static_cast<std::size_t>(cols); ++row) {
+    std::vector<tcfft::testing::cld> seq(static_cast<std::size_t>(cols));
+    for (std::int64_t n = 0; n < cols; ++n) {
+      cd const v = x[row * static_cast<std::size_t>(cols) + static_cast<std::size_t>(n)];
+      seq[static_cast<std::size_t>(n)] = {v.real(), v.imag()};
+      max_in = std::max(max_in, std::abs(v));
+    }
+    auto const ref = tcfft::testing::reference_dft(seq, inverse ? +1 : -1);
+    for (std::int64_t k = 0; k < cols; ++k) {
+      auto const& rk = ref[static_cast<std::size_t>(k)];
+      cd const want(static_cast<double>(rk.real()) * static_cast<double>(p.scale),
+                    static_cast<double>(rk.imag()) * static_cast<double>(p.scale));
+      cd const got = out[row * static_cast<std::size_t>(cols) + static_cast<std::size_t>(k)];
+      double const err = std::abs(got - want);
+      max_err = std::isnan(err) ? std::numeric_limits<double>::infinity() : std::max(max_err, err);
+    }
+  }
+  EXPECT_LT(max_err, 1e-9 * max_in);
+}
+
+TEST(TcStockhamPass, EmulatedPassesGiveTheDft) {
+  for (int k = sp::kMinLogLength; k <= sp::kMaxLogLength; ++k) {
+    std::int64_t const n = std::int64_t{1} << k;
+    check(desc(1, n, 3), false, false);
+    check(desc(1, n, 37), true, true);  // several rounds per block, a partial last tile
+    fftcore::PlanDesc by_n = desc(1, n, 5);
+    by_n.scaling = fftcore::Scaling::kByN;
+    check(by_n, false, true);
+  }
+  check(desc(16, 512, 2), false, false);
+  check(desc(4, 4096, 1), true, true);
+}
+
+}  // namespace
