@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Stockham pass (kernels/stockham_pass_kernel.cu): untwiddled FP16 passes of L = 512 ..
-// 4096 points over contiguous sequences (1-D transforms of those sizes, rows of 2-D
-// transforms, untwiddled contiguous last passes of larger 1-D sizes), on CUDA cores. Which
+// 4096 points over contiguous sequences (1-D transforms of those sizes, rows of 2-D transforms;
+// the last passes of larger 1-D sizes write transposed, so not those), on CUDA cores. Which
 // passes it takes and every index map of it, shared by the kernel and the CPU tests.
 //
 // The register-chained Tensor Core pass (fast_pass_layout.hpp) ran these lengths at 61-64 % of
@@ -17,6 +17,15 @@
 // stage 3 (Ns = 256, Ns R3 = L) writes y[v + k 256] straight to global memory, where a warp's
 // 32 lanes cover 128 adjacent bytes. Stages 1 and 2 exchange through shared memory in two
 // buffers (ping-pong), so that a round takes two block barriers. One FP16 rounding.
+// Measured on the H200 (ms per 2^28 elements; fftcore/NOTES.md, session 11), from the Tensor
+// Core pass's 0.80-0.84: first version 1.24 / 0.97 / 0.84 / 0.86 ms at L = 512 .. 4096 (stage
+// 3's table entries W_L^v lay 2^14 / L entries apart across the lanes: up to 32 cache lines per
+// warp load); W_L^v = W_L^j W_16^u and stage 2's twiddles from a block table: 0.72 / 0.79 /
+// 0.78 / 0.86; tiles grid-stride over resident blocks (the per-block set-up was ~9
+// instructions per point at L = 4096, where a tile is one round): 0.63 / 0.78 / 0.79 / 0.79;
+// the next item's loads issued before this item's stages: 0.61 / 0.71 / 0.73 / 0.76 (84 / 72
+// / 70 / 68 % of the copy bandwidth). One buffer per sequence (four barriers, four blocks of
+// 64 registers per SM, with spills) measured 0.68 / 0.84 / 0.83 / 0.86.
 #pragma once
 
 #include "pass_params.hpp"
