@@ -85,10 +85,12 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
   EXPECT_FALSE(sp::eligible(p)) << "load hook";
   p = base;
   p.store_factors = &factor;
-  EXPECT_FALSE(sp::eligible(p)) << "store hook";
+  EXPECT_TRUE(sp::eligible(p)) << "store hook (the kernel applies it)";
+  p.conjugate_store = 1;
+  EXPECT_TRUE(sp::eligible(p)) << "conjugated store hook";
   p = base;
   p.conjugate_store = 1;
-  EXPECT_FALSE(sp::eligible(p)) << "conjugated store";
+  EXPECT_FALSE(sp::eligible(p)) << "conjugated store without factors";
   p = base;
   p.in_fp32 = 1;
   EXPECT_FALSE(sp::eligible(p)) << "FP32 in";
@@ -128,7 +130,8 @@ TEST(TcStockhamPass, StageMapsArePermutations) {
     for (int j = 0; j < threads; ++j) {
       for (int i = 0; i < 16; ++i) {
         ++seen.at(static_cast<std::size_t>(sp::read_index(j, i, log_l)));
-        ASSERT_EQ(sp::read_slot(j, i, log_l), sp::slot(sp::read_index(j, i, log_l))) << j << " " << i;
+        ASSERT_EQ(sp::read_slot(j, i, log_l), sp::slot(sp::read_index(j, i, log_l)))
+            << j << " " << i;
       }
     }
     for (int n = 0; n < l; ++n) ASSERT_EQ(seen[static_cast<std::size_t>(n)], 1) << "read " << n;
@@ -186,7 +189,8 @@ TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
       }
       for (int i = 0; i < 16; ++i) {  // the reads of stages 2 and 3
         for (int lane = 0; lane < 32; ++lane) {
-          slots[static_cast<std::size_t>(lane)] = sp::slot(sp::read_index(32 * warp + lane, i, log_l));
+          slots[static_cast<std::size_t>(lane)] =
+              sp::slot(sp::read_index(32 * warp + lane, i, log_l));
         }
         EXPECT_EQ(wavefronts(slots), 2) << "reads, i = " << i;
       }
@@ -214,7 +218,7 @@ std::vector<cd> dft(std::vector<cd> const& x) {
 /// the scale in stage 2) through NaN-filled exchange buffers at the padded slots, stage 3's
 /// stores of X[v + 256 k]. `writes` counts the stores to each element of dst.
 void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst,
-                  std::vector<int>& writes) {
+                  std::vector<int>& writes, bool inverse) {
   int const log_l = p.log_length;
   int const log_t = sp::log_sequence_threads(log_l);
   int const threads_per_seq = 1 << log_t;
@@ -226,8 +230,8 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
   cd const nan(std::numeric_limits<double>::quiet_NaN(), 0);
   for (std::int64_t b = 0; b < p.blocks; ++b) {
     auto const o = fftcore::detail::tc::block_origin(p, b);
-    auto const valid_t = static_cast<int>(
-        std::min<std::int64_t>(p.extent[0] - o.d0, std::int64_t{1} << p.log_tile));
+    auto const valid_t =
+        static_cast<int>(std::min<std::int64_t>(p.extent[0] - o.d0, std::int64_t{1} << p.log_tile));
     for (int r = 0; r < rounds; ++r) {
       for (int slot_seq = 0; slot_seq < round_sequences; ++slot_seq) {
         int const t = r * round_sequences + slot_seq;
@@ -264,13 +268,24 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
               for (int k = 0; k < radix; ++k) {
                 int const idx = fftcore::detail::tc::merge_write_index(v, k, log_r, log_ns);
                 if (s + 1 < sp::kStages) {
-                  buffer.at(static_cast<std::size_t>(sp::slot(idx))) = y[static_cast<std::size_t>(k)];
+                  buffer.at(static_cast<std::size_t>(sp::slot(idx))) =
+                      y[static_cast<std::size_t>(k)];
                 } else if (ok) {
                   ASSERT_EQ(idx, v + (k << 8));
                   std::uint32_t const at =
                       static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(idx);
                   auto const e = static_cast<std::size_t>(o.out_base + at);
-                  dst.at(e) = y[static_cast<std::size_t>(k)];
+                  cd h(1, 0);
+                  if (p.store_factors != nullptr) {  // host factors in this test
+                    float2 const f = static_cast<float2 const*>(
+                        p.store_factors)[(static_cast<std::uint32_t>(o.out_base) + at) &
+                                         p.factor_mask];
+                    // The kernel's output is conj(forward(conj x)) for the inverse: the factor
+                    // is conjugated once more there (the check conjugates the result back).
+                    bool const flip = (p.conjugate_store != 0) != inverse;
+                    h = cd(f.x, flip ? -f.y : f.y);
+                  }
+                  dst.at(e) = y[static_cast<std::size_t>(k)] * h;
                   ++writes.at(e);
                 }
               }
@@ -293,7 +308,9 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
 /// Runs the Stockham pass of `d` (the one pass of a 1-D plan, the row pass of a 2-D plan) on
 /// random data, forward or inverse (conj(forward(conj x)), the kernel's), in or out of place,
 /// against a direct long-double DFT of every row, scaled by the pass's scale.
-void check(fftcore::PlanDesc const& d, bool inverse, bool in_place) {
+/// With `hooked`, the pass carries a store hook of random factors (conjugated for the inverse)
+/// and the reference is multiplied by them.
+void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, bool hooked = false) {
   std::int64_t const cols = d.rank == 2 ? d.dims[1] : d.dims[0];
   SCOPED_TRACE((d.rank == 2 ? std::to_string(d.dims[0]) + " x " : std::string()) +
                std::to_string(cols) + " batch " + std::to_string(d.batch) +
@@ -305,7 +322,18 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place) {
     if (is_row_pass(p, cols)) pass = &p;
   }
   ASSERT_NE(pass, nullptr);
-  PassParams const p = *pass;
+  PassParams p = *pass;
+  std::vector<float2> factors;
+  if (hooked) {
+    unsigned fseed = 0;
+    for (cd const& v :
+         tcfft::testing::random_complex(static_cast<std::size_t>(d.elements()), fseed)) {
+      factors.push_back(float2{static_cast<float>(v.real()), static_cast<float>(v.imag())});
+    }
+    p.store_factors = factors.data();
+    p.factor_mask = static_cast<std::uint32_t>(d.elements() - 1);
+    p.conjugate_store = inverse ? 1 : 0;
+  }
   ASSERT_TRUE(sp::eligible(p));
   ASSERT_TRUE(fftcore::detail::tc::same_places(p));
   auto const count = static_cast<std::size_t>(d.batch * d.elements());
@@ -317,9 +345,9 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place) {
   std::vector<int> writes(count, 0);
   if (in_place) {
     out = in;
-    run_stockham(p, out, out, writes);
+    run_stockham(p, out, out, writes, inverse);
   } else {
-    run_stockham(p, in, out, writes);
+    run_stockham(p, in, out, writes, inverse);
   }
   if (inverse) {
     for (cd& v : out) v = std::conj(v);
@@ -338,8 +366,14 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place) {
     auto const ref = tcfft::testing::reference_dft(seq, inverse ? +1 : -1);
     for (std::int64_t k = 0; k < cols; ++k) {
       auto const& rk = ref[static_cast<std::size_t>(k)];
-      cd const want(static_cast<double>(rk.real()) * static_cast<double>(p.scale),
-                    static_cast<double>(rk.imag()) * static_cast<double>(p.scale));
+      cd want(static_cast<double>(rk.real()) * static_cast<double>(p.scale),
+              static_cast<double>(rk.imag()) * static_cast<double>(p.scale));
+      if (hooked) {
+        float2 const f =
+            factors[(row * static_cast<std::size_t>(cols) + static_cast<std::size_t>(k)) &
+                    p.factor_mask];
+        want *= cd(f.x, inverse ? -f.y : f.y);
+      }
       cd const got = out[row * static_cast<std::size_t>(cols) + static_cast<std::size_t>(k)];
       double const err = std::abs(got - want);
       max_err = std::isnan(err) ? std::numeric_limits<double>::infinity() : std::max(max_err, err);
@@ -357,6 +391,8 @@ TEST(TcStockhamPass, EmulatedPassesGiveTheDft) {
     by_n.scaling = fftcore::Scaling::kByN;
     check(by_n, false, true);
   }
+  check(desc(1, 2048, 5), false, false, true);  // store hooks, conjugated for the inverse
+  check(desc(1, 512, 9), true, true, true);
   check(desc(16, 512, 2), false, false);
   check(desc(4, 4096, 1), true, true);
 }

@@ -42,14 +42,14 @@ inline constexpr int kStages = 3;
 /// most 85 registers per thread.
 inline constexpr int kMinBlocks = 3;
 
-/// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 4096, no hooks, no fused
-/// split, no pass twiddle, unit element strides on both sides, and a layout safe to run in
-/// place sequence by sequence (a sequence's threads read all of it before they write it, into
-/// the places they read).
+/// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 4096, no load hook (a
+/// store hook it applies), no fused split, no pass twiddle, unit element strides on both sides,
+/// and a layout safe to run in place sequence by sequence (a sequence's threads read all of it
+/// before they write it, into the places they read).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
-         p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
-         p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.log_twiddle_n == 0 &&
+         p.out_fp32 == 0 && p.load_factors == nullptr &&
+         (p.conjugate_store == 0 || p.store_factors != nullptr) && p.real_in == 0 && p.real_out == 0 && p.log_twiddle_n == 0 &&
          p.in_elem_stride == 1 && p.out_elem_stride == 1 && (p.scatter != 0 || same_places(p));
 }
 

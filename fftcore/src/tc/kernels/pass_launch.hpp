@@ -72,8 +72,8 @@ inline bool env_switch_on(char const* name) noexcept {
                                              float2 const* coarse, float2 const* fine,
                                              bool inverse, cudaStream_t stream) noexcept;
 
-/// Whether launch_pass hands `pass` to the Stockham pass: stockham::eligible (FP16, no hooks,
-/// no pass twiddle, 512 <= L <= 4096, contiguous sequences) unless FFTCORE_TC_STOCKHAM_PASS=0
+/// Whether launch_pass hands `pass` to the Stockham pass: stockham::eligible (FP16, no load
+/// hook, no pass twiddle, 512 <= L <= 4096, contiguous sequences) unless FFTCORE_TC_STOCKHAM_PASS=0
 /// is set.
 [[nodiscard]] bool runs_stockham_pass(PassParams const& pass) noexcept;
 

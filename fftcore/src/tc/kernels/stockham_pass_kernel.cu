@@ -42,7 +42,7 @@ __device__ __forceinline__ void sequence_barrier() {
   }
 }
 
-template <int kLogL, bool kInverse>
+template <int kLogL, bool kInverse, bool kHooked>
 __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinBlocks)
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   constexpr int kLogT = stockham::log_sequence_threads(kLogL);
@@ -63,6 +63,7 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
+  bool const flip_factor = (p.conjugate_store != 0) != kInverse;
   // Stage 2's twiddles scale W_256^(k m) for k = j mod 16, m < 16, from a block table in
   // shared memory laid out [m][k]: for each m a warp reads 16 adjacent float2 (twice over), one
   // load per point instead of a complex power (15 FP32 products per thread and round).
@@ -85,7 +86,9 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
   // round of 16 values per thread, and the set-up alone came to ~9 instructions per point.
   // locate() points this thread at its sequence of item w: 1 if it holds one, 0 if the tile
   // ends before it, -1 (the same for the whole block) past the block's last item.
-  auto const locate = [&](std::int64_t w, std::uint32_t const*& from, std::uint32_t*& to) -> int {
+  // `at` is the offset of the sequence's output j in dst (the store hook's factor index).
+  auto const locate = [&](std::int64_t w, std::uint32_t const*& from, std::uint32_t*& to,
+                          std::uint32_t& at) -> int {
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return -1;
     BlockOrigin const o = block_origin(p, b);
@@ -94,6 +97,8 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
                   (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(j)));
     to = opaque(opaque(static_cast<std::uint32_t*>(dst) + o.out_base) +
                 (static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(j)));
+    at = static_cast<std::uint32_t>(o.out_base) + static_cast<std::uint32_t>(t) * out_s0 +
+         static_cast<std::uint32_t>(j);
     return t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
   };
   // The next item's 16 words are loaded before this item's stages run (software pipelining):
@@ -102,7 +107,8 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
   std::uint32_t raw[kE];
   std::uint32_t const* from = nullptr;
   std::uint32_t* to = nullptr;
-  int state = locate(0, from, to);
+  std::uint32_t to_at = 0;
+  int state = locate(0, from, to, to_at);
   __builtin_assume(__isGlobal(from));
 #pragma unroll
   for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogT] : 0u;
@@ -113,7 +119,8 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
     for (int i = 0; i < kE; ++i) a[i] = unpack_word(raw[i] ^ conj);
     bool const ok = state > 0;
     std::uint32_t* const seq = to;
-    state = locate(w + 1, from, to);
+    std::uint32_t const seq_at = to_at;
+    state = locate(w + 1, from, to, to_at);
     __builtin_assume(__isGlobal(from));
     __builtin_assume(__isGlobal(seq));
 #pragma unroll
@@ -148,7 +155,17 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
       if (ok) {
 #pragma unroll
         for (int k = 0; k < kR3; ++k) {
-          seq[(u << kLogT) + (k << 8)] = pack_word(b[bit_reverse<kLogR3>(k)]) ^ conj;
+          float2 y = b[bit_reverse<kLogR3>(k)];
+          if constexpr (kHooked) {
+            // ExecuteHooks::store_factors: output times its factor (indexed by its offset in
+            // dst & mask), conjugated if asked; y is the conjugate of the output for the
+            // inverse, so the factor is conjugated once more there.
+            float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
+                             ((seq_at + (u << kLogT) + (k << 8)) & p.factor_mask));
+            if (flip_factor) h.y = -h.y;
+            y = cmul(y, h);
+          }
+          seq[(u << kLogT) + (k << 8)] = pack_word(y) ^ conj;
         }
       }
     }
@@ -167,11 +184,13 @@ std::size_t smem_bytes(int log_threads) {
 template <int kLogL>
 cudaError_t prepare_length() noexcept {
   int const bytes = static_cast<int>(smem_bytes<kLogL>(stockham::kLogMaxThreads));
-  cudaError_t e = cudaFuncSetAttribute(stockham_pass_kernel<kLogL, false>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  if (e == cudaSuccess) {
-    e = cudaFuncSetAttribute(stockham_pass_kernel<kLogL, true>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  cudaError_t e = cudaSuccess;
+  for (auto const kernel :
+       {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
+        stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>}) {
+    if (e == cudaSuccess) {
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    }
   }
   return e;
 }
@@ -188,7 +207,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   int per_sm = cached.load(std::memory_order_relaxed);
   if (per_sm == 0) {
     cudaError_t const e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, stockham_pass_kernel<kLogL, false>, static_cast<int>(block.x), smem);
+        &per_sm, stockham_pass_kernel<kLogL, false, false>, static_cast<int>(block.x), smem);
     if (e != cudaSuccess) return e;
     per_sm = per_sm > 0 ? per_sm : 1;
     cached.store(per_sm, std::memory_order_relaxed);
@@ -200,11 +219,12 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   if (e != cudaSuccess) return e;
   dim3 const grid(
       static_cast<unsigned>(std::min<std::int64_t>(pass.blocks, std::int64_t{per_sm} * sms)));
-  if (inverse) {
-    stockham_pass_kernel<kLogL, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse);
-  } else {
-    stockham_pass_kernel<kLogL, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse);
-  }
+  auto const kernel = pass.store_factors != nullptr
+                          ? (inverse ? stockham_pass_kernel<kLogL, true, true>
+                                     : stockham_pass_kernel<kLogL, false, true>)
+                          : (inverse ? stockham_pass_kernel<kLogL, true, false>
+                                     : stockham_pass_kernel<kLogL, false, false>);
+  kernel<<<grid, block, smem, stream>>>(pass, src, dst, coarse);
   return cudaGetLastError();
 }
 
