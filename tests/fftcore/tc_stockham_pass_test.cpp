@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../../fftcore/src/tc/plan_logic.hpp"
+#include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/stockham_pass_layout.hpp"
 #include "common/reference_dft.hpp"
 #include "tc_plan_helpers.hpp"
@@ -76,6 +77,31 @@ TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To4096Points) {
   }
 }
 
+TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
+  // R2C / C2R of n = 1024 .. 8192 (1-D) and 2-D rows of those: the row FFT of M = n / 2 =
+  // 512 .. 4096 points is one pass with the split fused (real_layout.cpp), which it takes
+  // (the R2C at M = 512 only).
+  for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
+    for (int k = sp::kMinLogLength + 1; k <= sp::kMaxLogLength + 1; ++k) {
+      for (std::int64_t rows : {std::int64_t{1}, std::int64_t{64}}) {
+        fftcore::PlanDesc d = desc(rows, std::int64_t{1} << k, 3);
+        d.kind = kind;
+        SCOPED_TRACE(std::to_string(rows) + " x 2^" + std::to_string(k));
+        fftcore::detail::tc::RealLayout layout;
+        ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout), fftcore::Status::kSuccess);
+        ASSERT_TRUE(layout.fused);
+        ASSERT_EQ(layout.row.passes.size(), 1u);
+        PassParams const& row = layout.row.passes.front();
+        EXPECT_EQ(row.real_out != 0, kind == fftcore::Transform::kR2C);
+        EXPECT_EQ(row.real_in != 0, kind == fftcore::Transform::kC2R);
+        // The R2C split only at M = 512 (stockham_pass_layout.hpp says why).
+        bool const taken = kind == fftcore::Transform::kC2R || k - 1 <= sp::kMaxLogLengthR2c;
+        EXPECT_EQ(sp::eligible(row), taken);
+      }
+    }
+  }
+}
+
 TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
   PassParams const base = layout_of(desc(1, 1024, 5)).passes[0];
   ASSERT_TRUE(sp::eligible(base));
@@ -97,12 +123,20 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
   p = base;
   p.out_fp32 = 1;
   EXPECT_FALSE(sp::eligible(p)) << "FP32 out";
+  // The fused real splits it takes (out of place), not with a hook, not both at once.
   p = base;
   p.real_out = 1;
-  EXPECT_FALSE(sp::eligible(p)) << "R2C split";
+  EXPECT_FALSE(sp::eligible(p)) << "R2C split at L = 1024";
+  p = layout_of(desc(1, 512, 5)).passes[0];
+  p.real_out = 1;
+  EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 512";
+  p.store_factors = &factor;
+  EXPECT_FALSE(sp::eligible(p)) << "R2C split with a store hook";
   p = base;
   p.real_in = 1;
-  EXPECT_FALSE(sp::eligible(p)) << "C2R split";
+  EXPECT_TRUE(sp::eligible(p)) << "C2R split";
+  p.real_out = 1;
+  EXPECT_FALSE(sp::eligible(p)) << "both splits";
   p = base;
   p.log_twiddle_n = 20;
   EXPECT_FALSE(sp::eligible(p)) << "pass twiddle";

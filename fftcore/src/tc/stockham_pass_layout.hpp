@@ -34,6 +34,7 @@ namespace fftcore::detail::tc::stockham {
 
 inline constexpr int kMinLogLength = 9;   ///< L = 512
 inline constexpr int kMaxLogLength = 12;  ///< L = 4096
+inline constexpr int kMaxLogLengthR2c = 9;  ///< the fused R2C split: L = 512 only
 inline constexpr int kLogValues = 4;      ///< E = 16 values per thread
 inline constexpr int kLogMaxThreads = 8;  ///< 256 threads per block
 inline constexpr int kStages = 3;
@@ -41,16 +42,29 @@ inline constexpr int kStages = 3;
 /// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
 /// most 85 registers per thread.
 inline constexpr int kMinBlocks = 3;
+/// The same for the fused real splits, which hold a second set of 16 words (C2R: X[M - n]) or
+/// read Z twice (R2C): at 80 registers they spilled 36-90 words per thread and item.
+inline constexpr int kMinBlocksSplit = 2;
 
 /// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 4096, no load hook (a
-/// store hook it applies), no fused split, no pass twiddle, unit element strides on both sides,
-/// and a layout safe to run in place sequence by sequence (a sequence's threads read all of it
-/// before they write it, into the places they read).
+/// store hook it applies), no pass twiddle, unit element strides on both sides, and a layout
+/// safe to run in place sequence by sequence (a sequence's threads read all of it before they
+/// write it, into the places they read). A real transform's split it fuses (real_out: the R2C
+/// split in the store, rows of M + 1 outputs; real_in: the C2R split in the load), without a
+/// hook; real transforms run out of place. The R2C split only at L = 512 (kMaxLogLengthR2c):
+/// from 1024 up the register-chained pass's fused R2C measured faster (H200, 2^28 reals: 2^11
+/// 0.474 against 0.509 ms, 2^12 0.466 / 0.513, 2^13 0.477 / 0.539; at 128 registers the split
+/// variant keeps two blocks per SM), while the C2R split was faster at every length (2^10..2^13:
+/// 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
+  bool const real = p.real_in != 0 || p.real_out != 0;
+  if (p.real_out != 0 && p.log_length > kMaxLogLengthR2c) return false;
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr &&
-         (p.conjugate_store == 0 || p.store_factors != nullptr) && p.real_in == 0 && p.real_out == 0 && p.log_twiddle_n == 0 &&
-         p.in_elem_stride == 1 && p.out_elem_stride == 1 && (p.scatter != 0 || same_places(p));
+         (p.conjugate_store == 0 || p.store_factors != nullptr) &&
+         !(real && p.store_factors != nullptr) && !(p.real_in != 0 && p.real_out != 0) &&
+         p.log_twiddle_n == 0 && p.in_elem_stride == 1 && p.out_elem_stride == 1 &&
+         (real || p.scatter != 0 || same_places(p));
 }
 
 /// log2 of T = L / 16, the threads of a sequence.

@@ -12,6 +12,7 @@
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
+#include "tc/real_split.hpp"
 #include "tc/stockham_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
@@ -42,8 +43,54 @@ __device__ __forceinline__ void sequence_barrier() {
   }
 }
 
-template <int kLogL, bool kInverse, bool kHooked>
-__global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinBlocks)
+/// W_32^i (forward), i < 16: the factors W_{2M}^(T i) of the real split's twiddles (2M / T =
+/// 32). A switch, so that a constant i folds to immediates (a constant array indexed in an
+/// unrolled loop was kept on the stack).
+__device__ __forceinline__ float2 w32(int i) {
+  switch (i) {
+    case 0:
+      return make_float2(1.000000000e+00f, -0.000000000e+00f);
+    case 1:
+      return make_float2(9.807852804e-01f, -1.950903220e-01f);
+    case 2:
+      return make_float2(9.238795325e-01f, -3.826834324e-01f);
+    case 3:
+      return make_float2(8.314696123e-01f, -5.555702330e-01f);
+    case 4:
+      return make_float2(7.071067812e-01f, -7.071067812e-01f);
+    case 5:
+      return make_float2(5.555702330e-01f, -8.314696123e-01f);
+    case 6:
+      return make_float2(3.826834324e-01f, -9.238795325e-01f);
+    case 7:
+      return make_float2(1.950903220e-01f, -9.807852804e-01f);
+    case 8:
+      return make_float2(0.000000000e+00f, -1.000000000e+00f);
+    case 9:
+      return make_float2(-1.950903220e-01f, -9.807852804e-01f);
+    case 10:
+      return make_float2(-3.826834324e-01f, -9.238795325e-01f);
+    case 11:
+      return make_float2(-5.555702330e-01f, -8.314696123e-01f);
+    case 12:
+      return make_float2(-7.071067812e-01f, -7.071067812e-01f);
+    case 13:
+      return make_float2(-8.314696123e-01f, -5.555702330e-01f);
+    case 14:
+      return make_float2(-9.238795325e-01f, -3.826834324e-01f);
+    default:
+      return make_float2(-9.807852804e-01f, -1.950903220e-01f);
+  }
+}
+
+/// The kernel's fused real split (PassParams::real_out, real_in): none, R2C in the store, C2R
+/// in the load (real_split.hpp).
+enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2 };
+
+template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
+__global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, kReal == kNoSplit
+                                                                     ? stockham::kMinBlocks
+                                                                     : stockham::kMinBlocksSplit)
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   constexpr int kLogT = stockham::log_sequence_threads(kLogL);
   constexpr int kT = 1 << kLogT;
@@ -68,6 +115,9 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
   // shared memory laid out [m][k]: for each m a warp reads 16 adjacent float2 (twice over), one
   // load per point instead of a complex power (15 FP32 products per thread and round).
   int const k2 = j & 15;
+  // The real split's twiddles W_{2M}^n, n = j + T i (M = L): W_{2M}^j W_32^i.
+  float2 const wsplit =
+      kReal != kNoSplit ? __ldg(coarse + (j << (kLogCoarse - kLogL - 1))) : make_float2(1.f, 0.f);
   float2* const tw2 = exchange + (2 * kSlots << (log_threads - kLogT));
   for (int e = tid; e < 256; e += 1 << log_threads) {
     int const m = e >> 4, k = e & 15;
@@ -105,26 +155,52 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
   // with ~20 warps resident per SM, loads issued only at the top of each item left the DRAM at
   // 45 % while the stages ran.
   std::uint32_t raw[kE];
+  std::uint32_t other[kReal == kSplitIn ? kE : 1];  // C2R: X[M - n] of X[n] in raw
   std::uint32_t const* from = nullptr;
   std::uint32_t* to = nullptr;
   std::uint32_t to_at = 0;
+  // C2R rows hold M + 1 values: X[n] at from[T i], X[M - n] at from[M - 2 j - T i].
+  auto const load = [&](int state) {
+#pragma unroll
+    for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogT] : 0u;
+  };
   int state = locate(0, from, to, to_at);
   __builtin_assume(__isGlobal(from));
-#pragma unroll
-  for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogT] : 0u;
+  load(state);
 #pragma unroll 1
   for (std::int64_t w = 0; state >= 0; ++w) {
     float2 a[kE];
+    if constexpr (kReal == kSplitIn) {
+      // X[M - n] of this item now (prefetched with X[n], the 32 words spilled 18-46 words).
+      std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
 #pragma unroll
-    for (int i = 0; i < kE; ++i) a[i] = unpack_word(raw[i] ^ conj);
+      for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
+        // Z[n] / 4 = s / 4 + i conj(w) d, s = X[n] + conj X[M-n], d = X[n] - conj X[M-n],
+        // w = W_{2M}^n (real_split.hpp; the pass's scale carries the 4; n = 0 pairs X[0] with
+        // X[M], their imaginary parts ignored as cuFFT does), conjugated for the forward DFT the
+        // inverse runs on.
+#pragma unroll
+      for (int i = 0; i < kE; ++i) {
+        float2 x = unpack_word(raw[i]);
+        float2 y = unpack_word(other[i]);
+        if (i == 0 && j == 0) x.y = y.y = 0.f;
+        float2 const w = cscale(cmul(wsplit, w32(i)), 0.25f);
+        float const sx = x.x + y.x, sy = x.y - y.y;
+        float const dx = x.x - y.x, dy = x.y + y.y;
+        float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
+        a[i] = make_float2(fmaf(sx, 0.25f, -py), -fmaf(sy, 0.25f, px));
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kE; ++i) a[i] = unpack_word(raw[i] ^ conj);
+    }
     bool const ok = state > 0;
     std::uint32_t* const seq = to;
     std::uint32_t const seq_at = to_at;
     state = locate(w + 1, from, to, to_at);
     __builtin_assume(__isGlobal(from));
     __builtin_assume(__isGlobal(seq));
-#pragma unroll
-    for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogT] : 0u;
+    load(state);
     // Stage 1: Ns = 1, radix 16, no twiddle; y[16 j + k].
     dft_pow2<4>(a);  // a[bit_reverse(k)] = X[k]
 #pragma unroll
@@ -152,7 +228,14 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
 #pragma unroll
       for (int m = 0; m < kR3; ++m) b[m] = a[stockham::input_register(u, m, kLogR3)];
       dft_pow2<kLogR3>(b);
-      if (ok) {
+      if constexpr (kReal == kSplitOut) {
+        // R2C: Z to shared memory (buf1: its last reads, stage 2's, came before the barrier
+        // above), for the split below.
+#pragma unroll
+        for (int k = 0; k < kR3; ++k) {
+          buf1[stockham::slot(j + (u << kLogT) + (k << 8))] = b[bit_reverse<kLogR3>(k)];
+        }
+      } else if (ok) {
 #pragma unroll
         for (int k = 0; k < kR3; ++k) {
           float2 y = b[bit_reverse<kLogR3>(k)];
@@ -169,6 +252,29 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, stockham::kMinB
         }
       }
     }
+    if constexpr (kReal == kSplitOut) {
+      // R2C: X[n], n = j + T i, from Z[n] and Z[M - n] (real_split.hpp's pair, which also
+      // gives X[0] and X[M] at n = 0 and X[M/2] at n = M/2), in FP32, one rounding; rows of
+      // M + 1 at the pass's out_stride. The transform's scale rode on stage 2's twiddles.
+      sequence_barrier<kLogT>();
+      if (ok) {
+        // Partly unrolled, W_{2M}^n by one product per value: fully unrolled, the compiler
+        // hoisted every shared load and spilled.
+        float2 w = wsplit;
+#pragma unroll 2
+        for (int i = 0; i < kE; ++i) {
+          int const n = j + (i << kLogT);
+          float2 const za = buf1[stockham::read_slot(j, i, kLogL)];
+          float2 const zb = buf1[stockham::slot(((1 << kLogL) - n) & ((1 << kLogL) - 1))];
+          float2 xn, xm;
+          split_forward_pair(za, zb, w, 1.0f, xn, xm);
+          seq[i << kLogT] = pack_word(xn);
+          if (n == 0) seq[1 << kLogL] = pack_word(xm);
+          w = cmul(w, w32(1));
+        }
+      }
+      sequence_barrier<kLogT>();  // the next item's stage 1 overwrites buf1
+    }
   }
 }
 
@@ -181,13 +287,25 @@ std::size_t smem_bytes(int log_threads) {
          sizeof(float2);
 }
 
+/// The R2C split's kernel where stockham::eligible lets it run (L = 512), else the plain one
+/// (never launched with real_out: launch_length refuses).
+template <int kLogL>
+constexpr auto r2c_kernel() {
+  if constexpr (kLogL <= stockham::kMaxLogLengthR2c) {
+    return stockham_pass_kernel<kLogL, false, false, kSplitOut>;
+  } else {
+    return stockham_pass_kernel<kLogL, false, false>;
+  }
+}
+
 template <int kLogL>
 cudaError_t prepare_length() noexcept {
   int const bytes = static_cast<int>(smem_bytes<kLogL>(stockham::kLogMaxThreads));
   cudaError_t e = cudaSuccess;
   for (auto const kernel :
        {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
-        stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>}) {
+        stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>,
+        r2c_kernel<kLogL>(), stockham_pass_kernel<kLogL, true, false, kSplitIn>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     }
@@ -201,13 +319,25 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   int const log_threads = stockham::log_threads(pass.log_tile, kLogL);
   dim3 const block(1u << static_cast<unsigned>(log_threads));
   std::size_t const smem = smem_bytes<kLogL>(log_threads);
-  // As many blocks as stay resident (cached per block size), at most one per tile.
-  static std::atomic<int> resident_cache[stockham::kLogMaxThreads + 1] = {};
-  std::atomic<int>& cached = resident_cache[log_threads];
+  if ((pass.real_out != 0 && inverse) || (pass.real_in != 0 && !inverse)) {
+    return cudaErrorInvalidValue;  // R2C runs forward, C2R inverse
+  }
+  if (pass.real_out != 0 && kLogL > stockham::kMaxLogLengthR2c) return cudaErrorInvalidValue;
+  int const variant = pass.real_out != 0 ? kSplitOut : pass.real_in != 0 ? kSplitIn : kNoSplit;
+  auto const kernel = variant == kSplitOut  ? r2c_kernel<kLogL>()
+                      : variant == kSplitIn ? stockham_pass_kernel<kLogL, true, false, kSplitIn>
+                      : pass.store_factors != nullptr
+                          ? (inverse ? stockham_pass_kernel<kLogL, true, true>
+                                     : stockham_pass_kernel<kLogL, false, true>)
+                          : (inverse ? stockham_pass_kernel<kLogL, true, false>
+                                     : stockham_pass_kernel<kLogL, false, false>);
+  // As many blocks as stay resident (cached per block size and split), at most one per tile.
+  static std::atomic<int> resident_cache[3][stockham::kLogMaxThreads + 1] = {};
+  std::atomic<int>& cached = resident_cache[variant][log_threads];
   int per_sm = cached.load(std::memory_order_relaxed);
   if (per_sm == 0) {
     cudaError_t const e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, stockham_pass_kernel<kLogL, false, false>, static_cast<int>(block.x), smem);
+        &per_sm, kernel, static_cast<int>(block.x), smem);
     if (e != cudaSuccess) return e;
     per_sm = per_sm > 0 ? per_sm : 1;
     cached.store(per_sm, std::memory_order_relaxed);
@@ -219,11 +349,6 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   if (e != cudaSuccess) return e;
   dim3 const grid(
       static_cast<unsigned>(std::min<std::int64_t>(pass.blocks, std::int64_t{per_sm} * sms)));
-  auto const kernel = pass.store_factors != nullptr
-                          ? (inverse ? stockham_pass_kernel<kLogL, true, true>
-                                     : stockham_pass_kernel<kLogL, false, true>)
-                          : (inverse ? stockham_pass_kernel<kLogL, true, false>
-                                     : stockham_pass_kernel<kLogL, false, false>);
   kernel<<<grid, block, smem, stream>>>(pass, src, dst, coarse);
   return cudaGetLastError();
 }
