@@ -184,7 +184,13 @@ TEST_F(Streaming, RealTransformsMatchTheComplexChain) {
                 << " rel L2 vs host: real chain " << err_real << ", complex chain "
                 << err_complex << "\n";
       EXPECT_LT(err_real, tolerance(precision));
-      EXPECT_LT(err_real, 1.5 * err_complex + 1e-6);
+      // The real chain's error against the complex chain's on the same data. The bound was
+      // 1.5x while both chains' FFTs ran on the Tensor Core passes (session 9: real 4.6e-4 to
+      // 1.0e-3, 1.19-1.31x); since session 11 the complex chain's 4096-point FFTs run on the
+      // more accurate Stockham pass (5.7e-4 where it was ~7.7e-4), while the R2C of 4096
+      // reals (M = 2048) stays on the register-chained pass, which measured faster there: the
+      // real chain's own error did not grow (9.3e-4), the ratio did (1.64x, H200).
+      EXPECT_LT(err_real, 2.0 * err_complex + 1e-6);
       if (job.dataset == "/y") {
         EXPECT_GT(rel_l2(real, complex), 0.0) << "the two chains must differ in rounding";
       }

@@ -32,11 +32,11 @@
 
 namespace fftcore::detail::tc::stockham {
 
-inline constexpr int kMinLogLength = 9;   ///< L = 512
-inline constexpr int kMaxLogLength = 12;  ///< L = 4096
+inline constexpr int kMinLogLength = 9;     ///< L = 512
+inline constexpr int kMaxLogLength = 12;    ///< L = 4096
 inline constexpr int kMaxLogLengthR2c = 9;  ///< the fused R2C split: L = 512 only
-inline constexpr int kLogValues = 4;      ///< E = 16 values per thread
-inline constexpr int kLogMaxThreads = 8;  ///< 256 threads per block
+inline constexpr int kLogValues = 4;        ///< E = 16 values per thread
+inline constexpr int kLogMaxThreads = 8;    ///< 256 threads per block
 inline constexpr int kStages = 3;
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers
 /// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
@@ -53,9 +53,10 @@ inline constexpr int kMinBlocksSplit = 2;
 /// split in the store, rows of M + 1 outputs; real_in: the C2R split in the load), without a
 /// hook; real transforms run out of place. The R2C split only at L = 512 (kMaxLogLengthR2c):
 /// from 1024 up the register-chained pass's fused R2C measured faster (H200, 2^28 reals: 2^11
-/// 0.474 against 0.509 ms, 2^12 0.466 / 0.513, 2^13 0.477 / 0.539; at 128 registers the split
-/// variant keeps two blocks per SM), while the C2R split was faster at every length (2^10..2^13:
-/// 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
+/// 0.474 against 0.509 ms, 2^12 0.466 / 0.513, 2^13 0.477 / 0.539; built for three blocks per
+/// SM at 80 registers, without spills, it measured 0.540 / 0.543 / 0.558: not the occupancy but
+/// the split's own barrier and shared round trip), while the C2R split was faster at every length
+/// (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   bool const real = p.real_in != 0 || p.real_out != 0;
   if (p.real_out != 0 && p.log_length > kMaxLogLengthR2c) return false;
