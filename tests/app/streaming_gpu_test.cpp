@@ -187,7 +187,7 @@ TEST_F(Streaming, RealTransformsMatchTheComplexChain) {
       // The real chain's error against the complex chain's on the same data. The bound was
       // 1.5x while both chains' FFTs ran on the Tensor Core passes (session 9: real 4.6e-4 to
       // 1.0e-3, 1.19-1.31x); since session 11 the complex chain's 4096-point FFTs run on the
-      // more accurate Stockham pass (5.7e-4 where it was ~7.7e-4), while the R2C of 4096
+      // more accurate Stockham pass (5.7e-4; ~7.6e-4 by session 9's ratio), while the R2C of 4096
       // reals (M = 2048) stays on the register-chained pass, which measured faster there: the
       // real chain's own error did not grow (9.3e-4), the ratio did (1.64x, H200).
       EXPECT_LT(err_real, 2.0 * err_complex + 1e-6);
