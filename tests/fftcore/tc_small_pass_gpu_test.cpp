@@ -8,7 +8,7 @@
 // partial tiles and scaled, and the rows of 2-D shapes. Forward and inverse, in and out of
 // place (which must agree bit for bit). Column pass: the twiddled strided first passes of 1-D
 // transforms split through 32..128 points, and the column passes of 2-D shapes with 32..128
-// rows. Stockham pass: 1-D n = 512 .. 4096 on whole and partial tiles and scaled, and the rows
+// rows. Stockham pass: 1-D n = 512 .. 8192 on whole and partial tiles and scaled, and the rows
 // of 2-D shapes. Each case checks on the host that its plan really has a pass the kernel under
 // test takes.
 #include <cstdio>
@@ -244,7 +244,9 @@ TEST_F(TcStockhamPass, LengthsAgainstCufftHalf) {
              {1, 4096, 512, nullptr},
              {1, 512, 1, nullptr, fftcore::Scaling::kByN},
              {1, 4096, 1, nullptr},
-             {1, 2048, 2, nullptr, fftcore::Scaling::kByN}},
+             {1, 2048, 2, nullptr, fftcore::Scaling::kByN},
+             {1, 8192, 256, nullptr},  // four stages, 512 threads per sequence
+             {1, 8192, 1, nullptr, fftcore::Scaling::kByN}},
             false, fftcore::detail::tc::stockham::eligible);
 }
 
@@ -263,7 +265,8 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
              {256, 1024, 3, nullptr},
              {128, 2048, 2, nullptr},
              {64, 4096, 2, nullptr},
-             {1024, 2048, 1, nullptr}},
+             {1024, 2048, 1, nullptr},
+             {16, 8192, 2, nullptr}},
             false, fftcore::detail::tc::stockham::eligible);
 }
 

@@ -35,13 +35,13 @@ using tcfft::testing::plans::split;
 
 constexpr std::int64_t kBatches[] = {1, 3, 5, 4099, 65536};
 std::vector<std::pair<std::int64_t, std::int64_t>> const kShapes2d = {
-    {512, 512}, {256, 1024}, {1024, 2048}, {64, 4096}, {4096, 4096}};
+    {512, 512}, {256, 1024}, {1024, 2048}, {64, 4096}, {4096, 4096}, {16, 8192}};
 
 bool is_row_pass(PassParams const& p, std::int64_t cols) {
   return p.in_elem_stride == 1 && p.log_length == log2_of(cols);
 }
 
-TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To4096Points) {
+TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To8192Points) {
   for (int k = sp::kMinLogLength; k <= sp::kMaxLogLength; ++k) {
     for (std::int64_t batch : kBatches) {
       SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
@@ -50,7 +50,7 @@ TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To4096Points) {
       EXPECT_TRUE(sp::eligible(l.passes[0]));
     }
   }
-  for (int k : {8, 13}) {
+  for (int k : {8, 14}) {
     for (std::int64_t batch : {1, 5, 4099}) {
       PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, batch));
       for (PassParams const& p : l.passes) {
@@ -95,7 +95,8 @@ TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
         EXPECT_EQ(row.real_out != 0, kind == fftcore::Transform::kR2C);
         EXPECT_EQ(row.real_in != 0, kind == fftcore::Transform::kC2R);
         // The R2C split only at M = 512 (stockham_pass_layout.hpp says why).
-        bool const taken = kind == fftcore::Transform::kC2R || k - 1 <= sp::kMaxLogLengthR2c;
+        bool const taken = k - 1 <= sp::kMaxLogLengthReal &&
+                           (kind == fftcore::Transform::kC2R || k - 1 <= sp::kMaxLogLengthR2c);
         EXPECT_EQ(sp::eligible(row), taken);
       }
     }
@@ -170,7 +171,7 @@ TEST(TcStockhamPass, StageMapsArePermutations) {
     }
     for (int n = 0; n < l; ++n) ASSERT_EQ(seen[static_cast<std::size_t>(n)], 1) << "read " << n;
     int log_total = 0;
-    for (int s = 0; s < sp::kStages; ++s) {
+    for (int s = 0; s < sp::stages(log_l); ++s) {
       int const log_r = sp::stage_log_radix(s, log_l);
       ASSERT_GE(log_r, 1);
       ASSERT_LE(log_r, 4);
@@ -212,7 +213,7 @@ TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
     int const threads = 1 << sp::log_sequence_threads(log_l);
     for (int warp = 0; warp < threads / 32; ++warp) {
       for (int k = 0; k < 16; ++k) {  // the writes of stages 1 and 2 (stage 3 writes global)
-        for (int s = 0; s < 2; ++s) {
+        for (int s = 0; s + 1 < sp::stages(log_l); ++s) {
           for (int lane = 0; lane < 32; ++lane) {
             int const v = 32 * warp + lane;
             slots[static_cast<std::size_t>(lane)] = sp::slot(fftcore::detail::tc::merge_write_index(
@@ -281,7 +282,7 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
                 src.at(static_cast<std::size_t>(o.in_base + at));
           }
         }
-        for (int s = 0; s < sp::kStages; ++s) {
+        for (int s = 0; s < sp::stages(log_l); ++s) {
           int const log_r = sp::stage_log_radix(s, log_l);
           int const radix = 1 << log_r;
           int const log_ns = sp::stage_log_ns(s);
@@ -301,11 +302,11 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
               std::vector<cd> const y = dft(in);
               for (int k = 0; k < radix; ++k) {
                 int const idx = fftcore::detail::tc::merge_write_index(v, k, log_r, log_ns);
-                if (s + 1 < sp::kStages) {
+                if (s + 1 < sp::stages(log_l)) {
                   buffer.at(static_cast<std::size_t>(sp::slot(idx))) =
                       y[static_cast<std::size_t>(k)];
                 } else if (ok) {
-                  ASSERT_EQ(idx, v + (k << 8));
+                  ASSERT_EQ(idx, v + (k << log_ns));
                   std::uint32_t const at =
                       static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(idx);
                   auto const e = static_cast<std::size_t>(o.out_base + at);
@@ -325,7 +326,7 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
               }
             }
           }
-          if (s + 1 < sp::kStages) {
+          if (s + 1 < sp::stages(log_l)) {
             for (int j = 0; j < threads_per_seq; ++j) {
               for (int i = 0; i < 16; ++i) {
                 a[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] =
@@ -420,6 +421,11 @@ TEST(TcStockhamPass, EmulatedPassesGiveTheDft) {
   for (int k = sp::kMinLogLength; k <= sp::kMaxLogLength; ++k) {
     std::int64_t const n = std::int64_t{1} << k;
     check(desc(1, n, 3), false, false);
+    if (k == 13) {  // four stages, one sequence per tile (the direct DFT is O(n^2): few rows)
+      check(desc(1, n, 2), true, true);
+      check(desc(1, n, 1), false, true, true);
+      continue;
+    }
     check(desc(1, n, 37), true, true);  // several rounds per block, a partial last tile
     fftcore::PlanDesc by_n = desc(1, n, 5);
     by_n.scaling = fftcore::Scaling::kByN;

@@ -32,12 +32,12 @@
 
 namespace fftcore::detail::tc::stockham {
 
-inline constexpr int kMinLogLength = 9;     ///< L = 512
-inline constexpr int kMaxLogLength = 12;    ///< L = 4096
-inline constexpr int kMaxLogLengthR2c = 9;  ///< the fused R2C split: L = 512 only
-inline constexpr int kLogValues = 4;        ///< E = 16 values per thread
-inline constexpr int kLogMaxThreads = 8;    ///< 256 threads per block
-inline constexpr int kStages = 3;
+inline constexpr int kMinLogLength = 9;       ///< L = 512
+inline constexpr int kMaxLogLength = 13;      ///< L = 8192 (four stages)
+inline constexpr int kMaxLogLengthReal = 12;  ///< the fused C2R split: L <= 4096
+inline constexpr int kMaxLogLengthR2c = 9;    ///< the fused R2C split: L = 512 only
+inline constexpr int kLogValues = 4;          ///< E = 16 values per thread
+inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block (L = 8192: 512)
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers
 /// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
 /// most 85 registers per thread.
@@ -46,20 +46,21 @@ inline constexpr int kMinBlocks = 3;
 /// read Z twice (R2C): at 80 registers they spilled 36-90 words per thread and item.
 inline constexpr int kMinBlocksSplit = 2;
 
-/// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 4096, no load hook (a
+/// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 8192, no load hook (a
 /// store hook it applies), no pass twiddle, unit element strides on both sides, and a layout
 /// safe to run in place sequence by sequence (a sequence's threads read all of it before they
 /// write it, into the places they read). A real transform's split it fuses (real_out: the R2C
 /// split in the store, rows of M + 1 outputs; real_in: the C2R split in the load), without a
-/// hook; real transforms run out of place. The R2C split only at L = 512 (kMaxLogLengthR2c):
-/// from 1024 up the register-chained pass's fused R2C measured faster (H200, 2^28 reals: 2^11
-/// 0.474 against 0.509 ms, 2^12 0.466 / 0.513, 2^13 0.477 / 0.539; built for three blocks per
-/// SM at 80 registers, without spills, it measured 0.540 / 0.543 / 0.558: not the occupancy but
-/// the split's own barrier and shared round trip), while the C2R split was faster at every length
-/// (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
+/// hook, up to L = 4096; real transforms run out of place. The R2C split only at L = 512
+/// (kMaxLogLengthR2c): from 1024 up the register-chained pass's fused R2C measured faster (H200,
+/// 2^28 reals: 2^11 0.474 against 0.509 ms, 2^12 0.466 / 0.513, 2^13 0.477 / 0.539; built for three
+/// blocks per SM at 80 registers, without spills, it measured 0.540 / 0.543 / 0.558: not the
+/// occupancy but the split's own barrier and shared round trip), while the C2R split was faster at
+/// every length (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   bool const real = p.real_in != 0 || p.real_out != 0;
   if (p.real_out != 0 && p.log_length > kMaxLogLengthR2c) return false;
+  if (real && p.log_length > kMaxLogLengthReal) return false;
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr &&
          (p.conjugate_store == 0 || p.store_factors != nullptr) &&
@@ -70,17 +71,29 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
 
 /// log2 of T = L / 16, the threads of a sequence.
 FFTCORE_HD constexpr int log_sequence_threads(int log_l) { return log_l - kLogValues; }
-/// log2 of the radix of stage s (0, 1, 2): 16, 16, L / 256.
+/// Stages: three up to L = 4096 (16, 16, L / 256), four at 8192 (16, 16, 16, 2).
+FFTCORE_HD constexpr int stages(int log_l) { return log_l <= 3 * kLogValues ? 3 : 4; }
+/// log2 of the radix of stage s: 16 but for the last, which takes what is left.
 FFTCORE_HD constexpr int stage_log_radix(int s, int log_l) {
-  return s < 2 ? kLogValues : log_l - 2 * kLogValues;
+  return s + 1 < stages(log_l) ? kLogValues : log_l - (stages(log_l) - 1) * kLogValues;
+}
+/// Exchange buffers per sequence: one per exchange (two or three), so that an item takes one
+/// barrier per exchange and the next item's first writes never meet this item's last reads.
+FFTCORE_HD constexpr int buffers(int log_l) { return stages(log_l) - 1; }
+/// The kernel's block size bound and resident blocks per SM: 256 threads (three blocks: two
+/// buffers of 17 x 256 float2, 69.6 KB, each) up to L = 4096; one sequence of 512 threads at
+/// 8192 (three buffers, 209 KB: one block).
+FFTCORE_HD constexpr int max_threads(int log_l) {
+  return 1 << (log_l - kLogValues > kLogMaxThreads ? log_l - kLogValues : kLogMaxThreads);
 }
 /// log2 of Ns, the points merged before stage s.
 FFTCORE_HD constexpr int stage_log_ns(int s) { return s * kLogValues; }
 
 /// log2 of the block size for tiles of 2^log_tile sequences: 16 values per thread, at most 256
-/// threads.
+/// threads, at least one sequence's T.
 FFTCORE_HD constexpr int log_threads(int log_tile, int log_l) {
   return log_tile + log_l - kLogValues < kLogMaxThreads ? log_tile + log_l - kLogValues
+         : log_l - kLogValues > kLogMaxThreads          ? log_l - kLogValues
                                                         : kLogMaxThreads;
 }
 /// log2 of the rounds a block takes over its tile (one sequence per T threads per round).

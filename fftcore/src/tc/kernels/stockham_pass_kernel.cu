@@ -88,24 +88,31 @@ __device__ __forceinline__ float2 w32(int i) {
 enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2 };
 
 template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
-__global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, kReal == kNoSplit
-                                                                     ? stockham::kMinBlocks
-                                                                     : stockham::kMinBlocksSplit)
+__global__ void __launch_bounds__(stockham::max_threads(kLogL), kLogL > 3 * stockham::kLogValues ? 1
+                                                                : kReal == kNoSplit
+                                                                    ? stockham::kMinBlocks
+                                                                    : stockham::kMinBlocksSplit)
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   constexpr int kLogT = stockham::log_sequence_threads(kLogL);
   constexpr int kT = 1 << kLogT;
-  constexpr int kLogR3 = stockham::stage_log_radix(2, kLogL);
+  constexpr int kStages = stockham::stages(kLogL);
+  constexpr bool kFour = kStages == 4;  // L = 8192: stages 16, 16, 16, 2
+  // The last stage: radix R3, Ns = 2^kLogNs3 (L = Ns R3), kU3 butterflies per thread.
+  constexpr int kLogR3 = stockham::stage_log_radix(kStages - 1, kLogL);
   constexpr int kR3 = 1 << kLogR3;
-  constexpr int kU3 = kE / kR3;  // butterflies per thread in stage 3
+  constexpr int kU3 = kE / kR3;
+  constexpr int kLogNs3 = stockham::stage_log_ns(kStages - 1);
   constexpr int kSlots = stockham::sequence_slots(kLogL);
-  extern __shared__ float2 exchange[];  // per sequence of a round: two buffers of kSlots
+  constexpr int kBuffers = stockham::buffers(kLogL);
+  extern __shared__ float2 exchange[];  // per sequence of a round: kBuffers buffers of kSlots
 
   int const log_threads = stockham::log_threads(p.log_tile, kLogL);
   int const tid = static_cast<int>(threadIdx.x);
   int const j = tid & (kT - 1);
   int const seq_slot = tid >> kLogT;
-  float2* const buf1 = exchange + (2 * seq_slot) * kSlots;  // stage 1 -> 2
-  float2* const buf2 = buf1 + kSlots;                       // stage 2 -> 3
+  float2* const buf1 = exchange + (kBuffers * seq_slot) * kSlots;  // stage 1 -> 2
+  float2* const buf2 = buf1 + kSlots;                              // stage 2 -> 3
+  float2* const buf3 = buf2 + (kFour ? kSlots : 0);                // stage 3 -> 4
   auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
@@ -118,7 +125,7 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, kReal == kNoSpl
   // The real split's twiddles W_{2M}^n, n = j + T i (M = L): W_{2M}^j W_32^i.
   float2 const wsplit =
       kReal != kNoSplit ? __ldg(coarse + (j << (kLogCoarse - kLogL - 1))) : make_float2(1.f, 0.f);
-  float2* const tw2 = exchange + (2 * kSlots << (log_threads - kLogT));
+  float2* const tw2 = exchange + (kBuffers * kSlots << (log_threads - kLogT));
   for (int e = tid; e < 256; e += 1 << log_threads) {
     int const m = e >> 4, k = e & 15;
     tw2[e] = cscale(__ldg(coarse + (((k * m) & 255) << (kLogCoarse - 8))), p.scale);
@@ -127,6 +134,9 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, kReal == kNoSpl
   // Stage 3's butterflies v = j + u T take W_L^v = W_L^j W_16^u: one table entry per thread
   // (lanes take adjacent j), times a constant. A table entry per butterfly and round, at stride
   // 2^14 / L entries across the lanes, put up to 32 cache lines on each warp load (L = 512).
+  // L = 8192's third stage: W_4096^(j mod 256), once per thread.
+  float2 const w3s =
+      kFour ? __ldg(coarse + ((j & 255) << (kLogCoarse - 12))) : make_float2(1.f, 0.f);
   float2 const w3j = __ldg(coarse + (j << (kLogCoarse - kLogL)));
   int const log_rounds = stockham::log_rounds(p.log_tile, kLogL);
   int const round_sequences = 1 << (log_threads - kLogT);
@@ -219,8 +229,21 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, kReal == kNoSpl
     sequence_barrier<kLogT>();
 #pragma unroll
     for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
-      // Stage 3: Ns = 256, radix R3 = L / 256, butterflies v = j + u T (v < 256), twiddles
-      // W_L^(v m); X[v + 256 k] to global memory.
+    if constexpr (kFour) {
+      // L = 8192, stage 3: Ns = 256, radix 16, twiddles W_4096^((j mod 256) m) (powers of
+      // one entry per thread); y[(j - j mod 256) 16 + j mod 256 + 256 k].
+      twiddle_inputs<kE, 1>(a, 0, w3s);
+      dft_pow2<4>(a);
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        buf3[stockham::slot(((j & ~255) << 4) + (j & 255) + (k << 8))] = a[bit_reverse<4>(k)];
+      }
+      sequence_barrier<kLogT>();
+#pragma unroll
+      for (int i = 0; i < kE; ++i) a[i] = buf3[stockham::read_slot(j, i, kLogL)];
+    }
+    // The last stage: Ns = L / R3, radix R3, butterflies v = j + u T (v < Ns), twiddles
+    // W_L^(v m); X[v + Ns k] to global memory.
 #pragma unroll
     for (int u = 0; u < kU3; ++u) {
       twiddle_inputs<kR3, kU3>(a, u, times_w16(w3j, u));
@@ -233,7 +256,7 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, kReal == kNoSpl
         // above), for the split below.
 #pragma unroll
         for (int k = 0; k < kR3; ++k) {
-          buf1[stockham::slot(j + (u << kLogT) + (k << 8))] = b[bit_reverse<kLogR3>(k)];
+          buf1[stockham::slot(j + (u << kLogT) + (k << kLogNs3))] = b[bit_reverse<kLogR3>(k)];
         }
       } else if (ok) {
 #pragma unroll
@@ -244,11 +267,11 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, kReal == kNoSpl
             // dst & mask), conjugated if asked; y is the conjugate of the output for the
             // inverse, so the factor is conjugated once more there.
             float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
-                             ((seq_at + (u << kLogT) + (k << 8)) & p.factor_mask));
+                             ((seq_at + (u << kLogT) + (k << kLogNs3)) & p.factor_mask));
             if (flip_factor) h.y = -h.y;
             y = cmul(y, h);
           }
-          seq[(u << kLogT) + (k << 8)] = pack_word(y) ^ conj;
+          seq[(u << kLogT) + (k << kLogNs3)] = pack_word(y) ^ conj;
         }
       }
     }
@@ -278,10 +301,10 @@ __global__ void __launch_bounds__(1 << stockham::kLogMaxThreads, kReal == kNoSpl
   }
 }
 
-/// Two exchange buffers per sequence of a round, then stage 2's 256 twiddles.
+/// The exchange buffers of each sequence of a round, then stage 2's 256 twiddles.
 template <int kLogL>
 std::size_t smem_bytes(int log_threads) {
-  return ((static_cast<std::size_t>(2 * stockham::sequence_slots(kLogL))
+  return ((static_cast<std::size_t>(stockham::buffers(kLogL) * stockham::sequence_slots(kLogL))
            << (log_threads - stockham::log_sequence_threads(kLogL))) +
           256) *
          sizeof(float2);
@@ -298,14 +321,26 @@ constexpr auto r2c_kernel() {
   }
 }
 
+/// The C2R split's kernel up to L = 4096, else the plain inverse one (likewise never launched
+/// with real_in).
+template <int kLogL>
+constexpr auto c2r_kernel() {
+  if constexpr (kLogL <= stockham::kMaxLogLengthReal) {
+    return stockham_pass_kernel<kLogL, true, false, kSplitIn>;
+  } else {
+    return stockham_pass_kernel<kLogL, true, false>;
+  }
+}
+
 template <int kLogL>
 cudaError_t prepare_length() noexcept {
-  int const bytes = static_cast<int>(smem_bytes<kLogL>(stockham::kLogMaxThreads));
+  int const bytes =
+      static_cast<int>(smem_bytes<kLogL>(stockham::log_threads(stockham::kLogMaxThreads, kLogL)));
   cudaError_t e = cudaSuccess;
   for (auto const kernel :
        {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
         stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>,
-        r2c_kernel<kLogL>(), stockham_pass_kernel<kLogL, true, false, kSplitIn>}) {
+        r2c_kernel<kLogL>(), c2r_kernel<kLogL>()}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     }
@@ -323,16 +358,17 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
     return cudaErrorInvalidValue;  // R2C runs forward, C2R inverse
   }
   if (pass.real_out != 0 && kLogL > stockham::kMaxLogLengthR2c) return cudaErrorInvalidValue;
+  if (pass.real_in != 0 && kLogL > stockham::kMaxLogLengthReal) return cudaErrorInvalidValue;
   int const variant = pass.real_out != 0 ? kSplitOut : pass.real_in != 0 ? kSplitIn : kNoSplit;
   auto const kernel = variant == kSplitOut  ? r2c_kernel<kLogL>()
-                      : variant == kSplitIn ? stockham_pass_kernel<kLogL, true, false, kSplitIn>
+                      : variant == kSplitIn ? c2r_kernel<kLogL>()
                       : pass.store_factors != nullptr
                           ? (inverse ? stockham_pass_kernel<kLogL, true, true>
                                      : stockham_pass_kernel<kLogL, false, true>)
                           : (inverse ? stockham_pass_kernel<kLogL, true, false>
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
-  static std::atomic<int> resident_cache[3][stockham::kLogMaxThreads + 1] = {};
+  static std::atomic<int> resident_cache[3][stockham::kLogMaxThreads + 2] = {};
   std::atomic<int>& cached = resident_cache[variant][log_threads];
   int per_sm = cached.load(std::memory_order_relaxed);
   if (per_sm == 0) {
@@ -360,6 +396,7 @@ cudaError_t prepare_stockham_pass_kernels() noexcept {
   if (e == cudaSuccess) e = prepare_length<10>();
   if (e == cudaSuccess) e = prepare_length<11>();
   if (e == cudaSuccess) e = prepare_length<12>();
+  if (e == cudaSuccess) e = prepare_length<13>();
   return e;
 }
 
@@ -381,6 +418,8 @@ cudaError_t launch_stockham_pass(PassParams const& pass, void const* src, void* 
       return launch_length<11>(pass, src, dst, coarse, inverse, stream);
     case 12:
       return launch_length<12>(pass, src, dst, coarse, inverse, stream);
+    case 13:
+      return launch_length<13>(pass, src, dst, coarse, inverse, stream);
     default:
       return cudaErrorInvalidValue;
   }
