@@ -35,6 +35,7 @@ using fftcore::detail::tc::PassParams;
 using fftcore::detail::tc::PlanOptions;
 using cd = std::complex<double>;
 using tcfft::testing::plans::desc;
+using tcfft::testing::plans::float2_wavefronts;
 using tcfft::testing::plans::layout_of;
 using tcfft::testing::plans::split;
 using tcfft::testing::plans::log2_of;
@@ -281,20 +282,6 @@ TEST(TcColumnPass, TakesTheStridedPassesOf32To128Points) {
   EXPECT_TRUE(col::eligible(p)) << "scattering, different output element stride >= T";
 }
 
-/// Shared-memory wavefronts of one warp instruction of 8-byte accesses: each half-warp is one
-/// wavefront when its 16 lanes touch 16 distinct float2 bank pairs (slot mod 16), else more.
-int wavefronts(std::array<int, 32> const& slots) {
-  int total = 0;
-  for (int half = 0; half < 2; ++half) {
-    int count[16] = {};
-    int most = 0;
-    for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
-      most = std::max(most, ++count[slots[static_cast<std::size_t>(lane)] & 15]);
-    }
-    total += most;
-  }
-  return total;
-}
 
 TEST(TcColumnPass, ExchangeSlotsAreABijectionAndConflictFree) {
   for (int log_l = col::kMinLogLength; log_l <= col::kMaxLogLength; ++log_l) {
@@ -331,7 +318,7 @@ TEST(TcColumnPass, ExchangeSlotsAreABijectionAndConflictFree) {
         for (int t = 0; t < 32; ++t) {
           lane_slots[static_cast<std::size_t>(t)] = col::exchange_slot(k1, p, t, log_l);
         }
-        EXPECT_EQ(wavefronts(lane_slots), 2) << "step 1 writes, warp " << p << " k1 = " << k1;
+        EXPECT_EQ(float2_wavefronts(lane_slots), 2) << "step 1 writes, warp " << p << " k1 = " << k1;
       }
     }
     // Step 2: warp w, (e, q) fixed per instruction, lane t reads (C w + e, q, t).
@@ -342,7 +329,7 @@ TEST(TcColumnPass, ExchangeSlotsAreABijectionAndConflictFree) {
             lane_slots[static_cast<std::size_t>(t)] =
                 col::exchange_slot((w << log_c) + e, q, t, log_l);
           }
-          EXPECT_EQ(wavefronts(lane_slots), 2)
+          EXPECT_EQ(float2_wavefronts(lane_slots), 2)
               << "step 2 reads, warp " << w << " e = " << e << " q = " << q;
         }
       }

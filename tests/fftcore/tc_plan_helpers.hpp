@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Plan helpers shared by the CPU tests of the pass kernels (tc_small/warp/column_pass_test):
-// descriptors of 1-D and 2-D transforms, their pass layouts, and forced splits.
+// Plan helpers shared by the CPU tests of the pass kernels (tc_small/warp/column/stockham
+// _pass_test): descriptors of 1-D and 2-D transforms, their pass layouts, forced splits, and
+// the bank-conflict count of a warp's float2 shared-memory access.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -42,6 +45,23 @@ inline int log2_of(std::int64_t v) {
   int k = 0;
   while ((std::int64_t{1} << k) < v) ++k;
   return k;
+}
+
+/// Shared-memory wavefronts of one warp instruction of 8-byte accesses (`slots`: the float2
+/// slot of each of the 32 lanes): each half-warp is one wavefront when its 16 lanes touch 16
+/// distinct float2 bank pairs (slot mod 16), else as many as the busiest pair serves.
+template <typename Slots>
+int float2_wavefronts(Slots const& slots) {
+  int total = 0;
+  for (int half = 0; half < 2; ++half) {
+    int count[16] = {};
+    int most = 0;
+    for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+      most = std::max(most, ++count[slots[static_cast<std::size_t>(lane)] & 15]);
+    }
+    total += most;
+  }
+  return total;
 }
 
 }  // namespace tcfft::testing::plans

@@ -29,6 +29,7 @@ using fftcore::detail::tc::PassLayout;
 using fftcore::detail::tc::PassParams;
 using cd = std::complex<double>;
 using tcfft::testing::plans::desc;
+using tcfft::testing::plans::float2_wavefronts;
 using tcfft::testing::plans::layout_of;
 using tcfft::testing::plans::log2_of;
 using tcfft::testing::plans::split;
@@ -191,20 +192,6 @@ TEST(TcStockhamPass, StageMapsArePermutations) {
   }
 }
 
-/// Wavefronts of one warp instruction of 8-byte shared accesses: one per half-warp when its 16
-/// lanes touch 16 distinct float2 bank pairs (slot mod 16), more otherwise.
-int wavefronts(std::vector<int> const& slots) {
-  int total = 0;
-  for (int half = 0; half < 2; ++half) {
-    int count[16] = {};
-    int most = 0;
-    for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
-      most = std::max(most, ++count[slots[static_cast<std::size_t>(lane)] & 15]);
-    }
-    total += most;
-  }
-  return total;
-}
 
 TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
   std::vector<int> slots(32);
@@ -219,7 +206,7 @@ TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
             slots[static_cast<std::size_t>(lane)] = sp::slot(fftcore::detail::tc::merge_write_index(
                 v, k, sp::stage_log_radix(s, log_l), sp::stage_log_ns(s)));
           }
-          EXPECT_EQ(wavefronts(slots), 2) << "stage " << s << " writes, k = " << k;
+          EXPECT_EQ(float2_wavefronts(slots), 2) << "stage " << s << " writes, k = " << k;
         }
       }
       for (int i = 0; i < 16; ++i) {  // the reads of stages 2 and 3
@@ -227,7 +214,7 @@ TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
           slots[static_cast<std::size_t>(lane)] =
               sp::slot(sp::read_index(32 * warp + lane, i, log_l));
         }
-        EXPECT_EQ(wavefronts(slots), 2) << "reads, i = " << i;
+        EXPECT_EQ(float2_wavefronts(slots), 2) << "reads, i = " << i;
       }
     }
   }

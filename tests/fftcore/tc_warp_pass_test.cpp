@@ -30,6 +30,7 @@ using fftcore::detail::tc::PassParams;
 using fftcore::detail::tc::PlanOptions;
 using cd = std::complex<double>;
 using tcfft::testing::plans::desc;
+using tcfft::testing::plans::float2_wavefronts;
 using tcfft::testing::plans::layout_of;
 using tcfft::testing::plans::split;
 using tcfft::testing::plans::log2_of;
@@ -218,20 +219,6 @@ TEST(TcWarpPass, RoundsCoverEveryTileSequenceOnce) {
   }
 }
 
-/// Shared-memory wavefronts of one warp instruction of 8-byte accesses: each half-warp is one
-/// wavefront when its 16 lanes touch 16 distinct float2 bank pairs (slot mod 16), else more.
-int wavefronts(std::vector<int> const& slots) {
-  int total = 0;
-  for (int half = 0; half < 2; ++half) {
-    int count[16] = {};
-    int most = 0;
-    for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
-      most = std::max(most, ++count[slots[static_cast<std::size_t>(lane)] & 15]);
-    }
-    total += most;
-  }
-  return total;
-}
 
 void check_exchange(int log_l) {
   SCOPED_TRACE("L = 2^" + std::to_string(log_l));
@@ -260,7 +247,7 @@ void check_exchange(int log_l) {
       slots[static_cast<std::size_t>(lane)] =
           wp::exchange_slot(lane >> log_p, d, lane & (lanes - 1), log_l);
     }
-    EXPECT_EQ(wavefronts(slots), 2) << "step 1 writes, d = " << d;
+    EXPECT_EQ(float2_wavefronts(slots), 2) << "step 1 writes, d = " << d;
   }
   // Step 2: row q fixed per instruction, lane p of group g reads column C p + e.
   for (int e = 0; e < columns; ++e) {
@@ -269,7 +256,7 @@ void check_exchange(int log_l) {
         slots[static_cast<std::size_t>(lane)] = wp::exchange_slot(
             lane >> log_p, columns * (lane & (lanes - 1)) + e, q, log_l);
       }
-      EXPECT_EQ(wavefronts(slots), 2) << "step 2 reads, e = " << e << " q = " << q;
+      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 2 reads, e = " << e << " q = " << q;
     }
   }
 }

@@ -666,21 +666,9 @@ cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, floa
     // As many blocks as stay resident (per tile size; cached per instantiation), at most one
     // per tile.
     static std::atomic<int> resident_cache[kLogMaxBlockElements + 1] = {};
-    std::atomic<int>& cached = resident_cache[pass.log_tile];
-    int per_sm = cached.load(std::memory_order_relaxed);
-    if (per_sm == 0) {
-      cudaError_t const e =
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, pass.threads, smem);
-      if (e != cudaSuccess) return e;
-      per_sm = per_sm > 0 ? per_sm : 1;
-      cached.store(per_sm, std::memory_order_relaxed);
-    }
-    int device = 0;
-    int sms = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    cudaError_t const e = resident_grid(kernel, pass.threads, smem, resident_cache[pass.log_tile],
+                                        pass.blocks, grid);
     if (e != cudaSuccess) return e;
-    grid = std::min(grid, static_cast<unsigned>(per_sm * sms));
   }
   kernel<<<dim3(grid), dim3(static_cast<unsigned>(pass.threads)), smem, stream>>>(
       pass, src, dst, coarse, fine, inverse ? 1 : 0,

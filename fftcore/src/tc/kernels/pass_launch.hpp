@@ -5,6 +5,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -12,11 +15,35 @@
 
 namespace fftcore::detail::tc {
 
-/// The A/B switches (FFTCORE_TC_FAST_PASS, _SMALL_PASS, _WARP_PASS, _COLUMN_PASS, _STOCKHAM_PASS, _PERSISTENT): on unless the variable is
-/// "0". Callers cache the answer in a function-local static (read once per process).
+/// The A/B switches (FFTCORE_TC_FAST_PASS, _SMALL_PASS, _WARP_PASS, _COLUMN_PASS, _STOCKHAM_PASS,
+/// _PERSISTENT): on unless the variable is "0". Callers cache the answer in a function-local static
+/// (read once per process).
 inline bool env_switch_on(char const* name) noexcept {
   char const* v = std::getenv(name);
   return v == nullptr || std::strcmp(v, "0") != 0;
+}
+
+/// The grid of a kernel whose blocks walk its tiles grid-stride: as many blocks as stay resident
+/// on the current device (the blocks per SM taken from the occupancy calculator once and kept
+/// in `cache`, one per instantiation and block shape), at most `tiles`. Host code only.
+template <typename Kernel>
+cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::atomic<int>& cache,
+                          std::int64_t tiles, unsigned& grid) noexcept {
+  int per_sm = cache.load(std::memory_order_relaxed);
+  if (per_sm == 0) {
+    cudaError_t const e =
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
+    if (e != cudaSuccess) return e;
+    per_sm = per_sm > 0 ? per_sm : 1;
+    cache.store(per_sm, std::memory_order_relaxed);
+  }
+  int device = 0;
+  int sms = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e != cudaSuccess) return e;
+  grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, std::int64_t{per_sm} * sms));
+  return cudaSuccess;
 }
 
 /// Plan-time set-up on the current device: raises the dynamic shared memory limit of the
@@ -37,8 +64,8 @@ inline bool env_switch_on(char const* name) noexcept {
 /// accepts; launch_pass hands those to it.
 [[nodiscard]] cudaError_t prepare_fast_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_fast_pass(PassParams const& pass, void const* src, void* dst,
-                                           float2 const* coarse, float2 const* fine,
-                                           bool inverse, cudaStream_t stream) noexcept;
+                                           float2 const* coarse, float2 const* fine, bool inverse,
+                                           cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the short pass: small::eligible (FP16, no hooks,
 /// 2 <= L <= 16) unless FFTCORE_TC_SMALL_PASS=0 is set.
@@ -48,8 +75,8 @@ inline bool env_switch_on(char const* name) noexcept {
 /// the passes small::eligible accepts; launch_pass hands those to it. It needs no set-up and
 /// ignores the general kernel's `threads` and `smem_bytes`.
 [[nodiscard]] cudaError_t launch_small_pass(PassParams const& pass, void const* src, void* dst,
-                                            float2 const* coarse, float2 const* fine,
-                                            bool inverse, cudaStream_t stream) noexcept;
+                                            float2 const* coarse, float2 const* fine, bool inverse,
+                                            cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the warp pass: warp_pass::eligible (FP16, no hooks, no
 /// pass twiddle, 32 <= L <= 256, contiguous sequences) unless FFTCORE_TC_WARP_PASS=0 is set.
@@ -69,8 +96,8 @@ inline bool env_switch_on(char const* name) noexcept {
 /// The column pass (kernels/column_pass_kernel.cu): a lane per column, L / 16 warps per block.
 [[nodiscard]] cudaError_t prepare_column_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_column_pass(PassParams const& pass, void const* src, void* dst,
-                                             float2 const* coarse, float2 const* fine,
-                                             bool inverse, cudaStream_t stream) noexcept;
+                                             float2 const* coarse, float2 const* fine, bool inverse,
+                                             cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the Stockham pass: stockham::eligible (FP16, no load
 /// hook, no pass twiddle, 512 <= L <= 4096, contiguous sequences) unless FFTCORE_TC_STOCKHAM_PASS=0
@@ -80,8 +107,8 @@ inline bool env_switch_on(char const* name) noexcept {
 /// The Stockham pass (kernels/stockham_pass_kernel.cu): L / 16 threads per sequence, three
 /// stages on CUDA cores.
 [[nodiscard]] cudaError_t prepare_stockham_pass_kernels() noexcept;
-[[nodiscard]] cudaError_t launch_stockham_pass(PassParams const& pass, void const* src,
-                                               void* dst, float2 const* coarse, bool inverse,
+[[nodiscard]] cudaError_t launch_stockham_pass(PassParams const& pass, void const* src, void* dst,
+                                               float2 const* coarse, bool inverse,
                                                cudaStream_t stream) noexcept;
 
 }  // namespace fftcore::detail::tc

@@ -5,7 +5,6 @@
 // maps and the reason).
 #include <cuda_fp16.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -369,22 +368,10 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
   static std::atomic<int> resident_cache[3][stockham::kLogMaxThreads + 2] = {};
-  std::atomic<int>& cached = resident_cache[variant][log_threads];
-  int per_sm = cached.load(std::memory_order_relaxed);
-  if (per_sm == 0) {
-    cudaError_t const e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kernel, static_cast<int>(block.x), smem);
-    if (e != cudaSuccess) return e;
-    per_sm = per_sm > 0 ? per_sm : 1;
-    cached.store(per_sm, std::memory_order_relaxed);
-  }
-  int device = 0;
-  int sms = 0;
-  cudaError_t e = cudaGetDevice(&device);
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  unsigned grid = 0;
+  cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
+                                      resident_cache[variant][log_threads], pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  dim3 const grid(
-      static_cast<unsigned>(std::min<std::int64_t>(pass.blocks, std::int64_t{per_sm} * sms)));
   kernel<<<grid, block, smem, stream>>>(pass, src, dst, coarse);
   return cudaGetLastError();
 }
