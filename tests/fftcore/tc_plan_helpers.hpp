@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
 // Plan helpers shared by the CPU tests of the pass kernels (tc_small/warp/column/stockham
-// _pass_test): descriptors of 1-D and 2-D transforms, their pass layouts, forced splits, and
-// the bank-conflict count of a warp's float2 shared-memory access.
+// _pass_test): descriptors of 1-D and 2-D transforms, their pass layouts, forced splits, the
+// bank-conflict count of a warp's float2 shared-memory access, and the comparison of emulated
+// rows with a direct DFT.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
 #include "../../fftcore/src/tc/plan_logic.hpp"
+#include "common/reference_dft.hpp"
 
 namespace tcfft::testing::plans {
 
@@ -62,6 +67,37 @@ int float2_wavefronts(Slots const& slots) {
     total += most;
   }
   return total;
+}
+
+/// The largest error of `out` (rows of `cols` points back to back) against scale times the
+/// direct long-double DFT of the same rows of `x` (sign +1 for the inverse) times factor(i) for
+/// output i, and the largest |x|: {max error, max |x|}. A NaN output counts as an infinite
+/// error (outputs never written stay NaN).
+template <typename Factor>
+std::pair<double, double> row_dft_error(std::vector<std::complex<double>> const& x,
+                                        std::vector<std::complex<double>> const& out,
+                                        std::int64_t cols, bool inverse, double scale,
+                                        Factor factor) {
+  auto const c = static_cast<std::size_t>(cols);
+  double max_err = 0, max_in = 0;
+  for (std::size_t row = 0; row < x.size() / c; ++row) {
+    std::vector<tcfft::testing::cld> seq(c);
+    for (std::size_t n = 0; n < c; ++n) {
+      std::complex<double> const v = x[row * c + n];
+      seq[n] = {v.real(), v.imag()};
+      max_in = std::max(max_in, std::abs(v));
+    }
+    auto const ref = tcfft::testing::reference_dft(seq, inverse ? +1 : -1);
+    for (std::size_t k = 0; k < c; ++k) {
+      std::complex<double> const want =
+          std::complex<double>(static_cast<double>(ref[k].real()) * scale,
+                               static_cast<double>(ref[k].imag()) * scale) *
+          factor(row * c + k);
+      double const err = std::abs(out[row * c + k] - want);
+      max_err = std::isnan(err) ? std::numeric_limits<double>::infinity() : std::max(max_err, err);
+    }
+  }
+  return {max_err, max_in};
 }
 
 }  // namespace tcfft::testing::plans

@@ -32,8 +32,9 @@ using cd = std::complex<double>;
 using tcfft::testing::plans::desc;
 using tcfft::testing::plans::float2_wavefronts;
 using tcfft::testing::plans::layout_of;
-using tcfft::testing::plans::split;
 using tcfft::testing::plans::log2_of;
+using tcfft::testing::plans::row_dft_error;
+using tcfft::testing::plans::split;
 
 /// The 1-D batches and the 2-D shapes (rows of 32..256 points) of these tests.
 constexpr std::int64_t kBatches[] = {1, 3, 5, 4099, 65536};
@@ -75,8 +76,8 @@ TEST(TcWarpPass, TakesTheUntwiddledContiguousPassesOf32To256Points) {
       bool const row = is_row_pass(p, c);
       rows += row ? 1 : 0;
       taken += wp::eligible(p) ? 1 : 0;
-      EXPECT_EQ(wp::eligible(p), row) << "log_length " << p.log_length << " in_elem_stride "
-                                      << p.in_elem_stride;
+      EXPECT_EQ(wp::eligible(p), row)
+          << "log_length " << p.log_length << " in_elem_stride " << p.in_elem_stride;
     }
     EXPECT_EQ(rows, 1);
     EXPECT_EQ(taken, 1);
@@ -189,8 +190,8 @@ void check_rounds(int log_tile, int log_l) {
   ASSERT_GE(threads, 32);
   ASSERT_LE(threads, 256);
   ASSERT_EQ(threads % 32, 0);
-  ASSERT_EQ(static_cast<std::int64_t>(threads) * 16 * rounds,
-            static_cast<std::int64_t>(t_count) << log_l);
+  ASSERT_EQ(static_cast<std::int64_t>(threads) * 16 * rounds, static_cast<std::int64_t>(t_count)
+                                                                  << log_l);
   int const round_sequences = groups * s_count;
   std::vector<int> seen(static_cast<std::size_t>(t_count), 0);
   for (int r = 0; r < rounds; ++r) {
@@ -218,7 +219,6 @@ TEST(TcWarpPass, RoundsCoverEveryTileSequenceOnce) {
     }
   }
 }
-
 
 void check_exchange(int log_l) {
   SCOPED_TRACE("L = 2^" + std::to_string(log_l));
@@ -253,8 +253,8 @@ void check_exchange(int log_l) {
   for (int e = 0; e < columns; ++e) {
     for (int q = 0; q < lanes; ++q) {
       for (int lane = 0; lane < 32; ++lane) {
-        slots[static_cast<std::size_t>(lane)] = wp::exchange_slot(
-            lane >> log_p, columns * (lane & (lanes - 1)) + e, q, log_l);
+        slots[static_cast<std::size_t>(lane)] =
+            wp::exchange_slot(lane >> log_p, columns * (lane & (lanes - 1)) + e, q, log_l);
       }
       EXPECT_EQ(float2_wavefronts(slots), 2) << "step 2 reads, e = " << e << " q = " << q;
     }
@@ -308,20 +308,20 @@ void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& 
   std::vector<cd> xs;
   for (std::int64_t b = 0; b < p.blocks; ++b) {
     auto const o = fftcore::detail::tc::block_origin(p, b);
-    auto const valid_t = static_cast<int>(
-        std::min<std::int64_t>(p.extent[0] - o.d0, std::int64_t{1} << p.log_tile));
+    auto const valid_t =
+        static_cast<int>(std::min<std::int64_t>(p.extent[0] - o.d0, std::int64_t{1} << p.log_tile));
     for (int r = 0; r < rounds; ++r) {
       bool const whole = (r + 1) * round_sequences <= valid_t;
       for (int w = 0; w < warps; ++w) {
         xs.assign(static_cast<std::size_t>(wp::kWarpSlots), nan);  // stale slots would show
-        for (int lane = 0; lane < 32; ++lane) {  // step 1
+        for (int lane = 0; lane < 32; ++lane) {                    // step 1
           int const tid = 32 * w + lane;
           int const group = tid >> log_p, g = group & (32 / lanes - 1), pl = tid & (lanes - 1);
           for (int s = 0; s < s_count; ++s) {
             int const t = wp::tile_sequence(r, group, s, log_threads, log_l);
             bool const ok = whole || t < valid_t;
-            std::uint32_t const at = static_cast<std::uint32_t>(t) * in_s0 +
-                                     static_cast<std::uint32_t>(pl);
+            std::uint32_t const at =
+                static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(pl);
             std::array<cd, 16> a{};
             for (int n1 = 0; ok && n1 < r1; ++n1) {
               a[static_cast<std::size_t>(n1)] =
@@ -344,15 +344,15 @@ void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& 
           for (int e = 0; e < columns; ++e) {
             std::array<cd, 16> c{};
             for (int pp = 0; pp < lanes; ++pp) {
-              c[static_cast<std::size_t>(pp)] = xs.at(static_cast<std::size_t>(
-                  wp::exchange_slot(g, (q << log_c) + e, pp, log_l)));
+              c[static_cast<std::size_t>(pp)] = xs.at(
+                  static_cast<std::size_t>(wp::exchange_slot(g, (q << log_c) + e, pp, log_l)));
             }
             x[e] = dft(c, lanes);
           }
           int const t = wp::tile_sequence(r, group, s2, log_threads, log_l);
           if (!whole && t >= valid_t) continue;
-          std::uint32_t const at = static_cast<std::uint32_t>(t) * out_s0 +
-                                   static_cast<std::uint32_t>(k1);
+          std::uint32_t const at =
+              static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(k1);
           for (int k2 = 0; k2 < lanes; ++k2) {
             for (int e = 0; e < columns; ++e) {
               auto const k = static_cast<std::size_t>(
@@ -422,24 +422,8 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile
   for (std::size_t i = 0; i < count; ++i) {
     ASSERT_EQ(writes[i], 1) << "element " << i << " written " << writes[i] << " times";
   }
-  double max_err = 0, max_in = 0;
-  for (std::size_t row = 0; row < count / static_cast<std::size_t>(cols); ++row) {
-    std::vector<tcfft::testing::cld> seq(static_cast<std::size_t>(cols));
-    for (std::int64_t n = 0; n < cols; ++n) {
-      cd const v = x[row * static_cast<std::size_t>(cols) + static_cast<std::size_t>(n)];
-      seq[static_cast<std::size_t>(n)] = {v.real(), v.imag()};
-      max_in = std::max(max_in, std::abs(v));
-    }
-    auto const ref = tcfft::testing::reference_dft(seq, inverse ? +1 : -1);
-    for (std::int64_t k = 0; k < cols; ++k) {
-      auto const& rk = ref[static_cast<std::size_t>(k)];
-      cd const want(static_cast<double>(rk.real()) * static_cast<double>(p.scale),
-                    static_cast<double>(rk.imag()) * static_cast<double>(p.scale));
-      cd const got = out[row * static_cast<std::size_t>(cols) + static_cast<std::size_t>(k)];
-      double const err = std::abs(got - want);
-      max_err = std::isnan(err) ? std::numeric_limits<double>::infinity() : std::max(max_err, err);
-    }
-  }
+  auto const [max_err, max_in] = row_dft_error(x, out, cols, inverse, static_cast<double>(p.scale),
+                                               [](std::size_t) { return cd(1, 0); });
   EXPECT_LT(max_err, 1e-9 * max_in);
 }
 

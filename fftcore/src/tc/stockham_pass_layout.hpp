@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The Stockham pass (kernels/stockham_pass_kernel.cu): untwiddled FP16 passes of L = 512 ..
-// 4096 points over contiguous sequences (1-D transforms of those sizes, rows of 2-D transforms;
+// 8192 points over contiguous sequences (1-D transforms of those sizes, rows of 2-D transforms;
 // the last passes of larger 1-D sizes write transposed, so not those), on CUDA cores. Which
 // passes it takes and every index map of it, shared by the kernel and the CPU tests.
 //
@@ -15,8 +15,9 @@
 //   output k to y[(v - v mod Ns) R + v mod Ns + k Ns] (pass_params.hpp: merge_write_index).
 // Stage 1 (Ns = 1) has no twiddle; stage 2 (Ns = 16) carries the pass's scale in its twiddles;
 // stage 3 (Ns = 256, Ns R3 = L) writes y[v + k 256] straight to global memory, where a warp's
-// 32 lanes cover 128 adjacent bytes. Stages 1 and 2 exchange through shared memory in two
-// buffers (ping-pong), so that a round takes two block barriers. One FP16 rounding.
+// 32 lanes cover 128 adjacent bytes. At L = 8192 a third radix-16 stage (Ns = 256) comes
+// before a last one of radix 2 (Ns = 4096). Each exchange has its own shared buffer (two, or
+// three at 8192), so that a round takes one block barrier per exchange. One FP16 rounding.
 // Measured on the H200 (ms per 2^28 elements; fftcore/NOTES.md, session 11), from the Tensor
 // Core pass's 0.80-0.84: first version 1.24 / 0.97 / 0.84 / 0.86 ms at L = 512 .. 4096 (stage
 // 3's table entries W_L^v lay 2^14 / L entries apart across the lanes: up to 32 cache lines per
@@ -25,7 +26,8 @@
 // instructions per point at L = 4096, where a tile is one round): 0.63 / 0.78 / 0.79 / 0.79;
 // the next item's loads issued before this item's stages: 0.61 / 0.71 / 0.73 / 0.76 (84 / 72
 // / 70 / 68 % of the copy bandwidth). One buffer per sequence (four barriers, four blocks of
-// 64 registers per SM, with spills) measured 0.68 / 0.84 / 0.83 / 0.86.
+// 64 registers per SM, with spills) measured 0.68 / 0.84 / 0.83 / 0.86. L = 8192 (four
+// stages): 1.18 -> 1.00 ms.
 #pragma once
 
 #include "pass_params.hpp"
@@ -85,6 +87,11 @@ FFTCORE_HD constexpr int buffers(int log_l) { return stages(log_l) - 1; }
 /// 8192 (three buffers, 209 KB: one block).
 FFTCORE_HD constexpr int max_threads(int log_l) {
   return 1 << (log_l - kLogValues > kLogMaxThreads ? log_l - kLogValues : kLogMaxThreads);
+}
+/// The resident blocks per SM the kernel is built for (its __launch_bounds__): kMinBlocks,
+/// kMinBlocksSplit with a fused real split, one at L = 8192.
+FFTCORE_HD constexpr int min_blocks(int log_l, bool split) {
+  return log_l > 3 * kLogValues ? 1 : split ? kMinBlocksSplit : kMinBlocks;
 }
 /// log2 of Ns, the points merged before stage s.
 FFTCORE_HD constexpr int stage_log_ns(int s) { return s * kLogValues; }

@@ -5,15 +5,14 @@
 // pass twiddles and the scale and rounds once on the way out. Instantiated per length
 // L = 2^1..2^14 and block size class: up to 512 threads (2^13 elements, two blocks per SM) and
 // 1024 threads (2^14 elements, L >= 2^10).
-#include "tc/kernels/pass_launch.hpp"
-
-#include "tc/fast_pass_layout.hpp"
-#include "tc/kernels/block_merges.cuh"
-
 #include <cuda_fp16.h>
 
 #include <type_traits>
 #include <utility>
+
+#include "tc/fast_pass_layout.hpp"
+#include "tc/kernels/block_merges.cuh"
+#include "tc/kernels/pass_launch.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -75,8 +74,8 @@ __device__ __forceinline__ void load_tile(float2 (&v)[kElementsPerThread], char 
   int const threads = static_cast<int>(blockDim.x);
 #pragma unroll
   for (int i = 0; i < kElementsPerThread; ++i) {
-    TileIndex const x = tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t,
-                                   a.log_l);
+    TileIndex const x =
+        tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t, a.log_l);
     Raw r = from_float2<Raw>(make_float2(0.f, 0.f));
     if (x.t < a.valid_t) {
       r = reinterpret_cast<Raw const*>(tile)[x.t * a.stride0 + x.n * a.elem_stride];
@@ -94,8 +93,8 @@ __device__ __forceinline__ void store_tile(char* tile, float2 const (&v)[kElemen
   int const threads = static_cast<int>(blockDim.x);
 #pragma unroll
   for (int i = begin; i < end; ++i) {
-    TileIndex const x = tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t,
-                                   a.log_l);
+    TileIndex const x =
+        tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t, a.log_l);
     if (x.t < a.valid_t) {
       reinterpret_cast<Raw*>(tile)[x.t * a.stride0 + x.n * a.elem_stride] = from_float2<Raw>(v[i]);
     }
@@ -113,15 +112,14 @@ __device__ __forceinline__ float2 hook_factor(void const* factors, std::uint32_t
 /// v[i] *= factors[(base + offset of element i) & mask] for the thread's elements (the
 /// offsets are those of load_tile; mod 2^32 arithmetic commutes with the mask, which is below
 /// 2^32). Elements of sequences past the end are zeros times some factor.
-__device__ __forceinline__ void apply_factors(float2 (&v)[kElementsPerThread],
-                                              TileAccess const& a, std::uint32_t base,
-                                              void const* factors, std::uint32_t mask,
-                                              bool conjugate) {
+__device__ __forceinline__ void apply_factors(float2 (&v)[kElementsPerThread], TileAccess const& a,
+                                              std::uint32_t base, void const* factors,
+                                              std::uint32_t mask, bool conjugate) {
   int const threads = static_cast<int>(blockDim.x);
 #pragma unroll
   for (int i = 0; i < kElementsPerThread; ++i) {
-    TileIndex const x = tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t,
-                                   a.log_l);
+    TileIndex const x =
+        tile_index(static_cast<int>(threadIdx.x) + i * threads, a.fast, a.log_t, a.log_l);
     std::uint32_t const at =
         base + static_cast<std::uint32_t>(x.t * a.stride0 + x.n * a.elem_stride);
     v[i] = cmul(v[i], hook_factor(factors, at & mask, conjugate));
@@ -151,14 +149,17 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   // t * stride[0] + n * elem_stride are 32-bit; only the block bases are 64-bit.
   int const valid_t =
       static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << log_t));
-  char const* const src_tile =
-      static_cast<char const*>(src) + o.in_base * (p.in_fp32 ? 8 : 4);
+  char const* const src_tile = static_cast<char const*>(src) + o.in_base * (p.in_fp32 ? 8 : 4);
   if (threadIdx.x == 0) tile_max_bits = 0u;
   __syncthreads();
 
   bool const tile_fast_in = p.in_stride[0] == 1 && log_t > 0;
-  TileAccess const in_access{static_cast<int>(p.in_stride[0]), static_cast<int>(p.in_elem_stride),
-                             tile_fast_in, log_t, log_l, valid_t};
+  TileAccess const in_access{static_cast<int>(p.in_stride[0]),
+                             static_cast<int>(p.in_elem_stride),
+                             tile_fast_in,
+                             log_t,
+                             log_l,
+                             valid_t};
   float2 v[kElementsPerThread];
   if (p.in_fp32) {
     load_tile<float2>(v, src_tile, in_access);
@@ -200,7 +201,10 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
   std::uint32_t const fine_mask = (1u << kLogCoarse) - 1u;
   char* const dst_tile = static_cast<char*>(dst) + o.out_base * (p.out_fp32 ? 8 : 4);
   TileAccess const out_access{static_cast<int>(p.out_stride[0]),
-                              static_cast<int>(p.out_elem_stride), tile_fast_out, log_t, log_l,
+                              static_cast<int>(p.out_elem_stride),
+                              tile_fast_out,
+                              log_t,
+                              log_l,
                               valid_t};
   // In chunks of 8 elements: all values (and their twiddle loads) first, the stores after,
   // without a branch per element in between (values of sequences past the end are computed
@@ -248,14 +252,14 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_T
     }
 #pragma unroll
     for (int i = begin; i < begin + kChunk; ++i) {
-      TileIndex const x = tile_index(static_cast<int>(threadIdx.x) + i * threads, tile_fast_out,
-                                     log_t, log_l);
+      TileIndex const x =
+          tile_index(static_cast<int>(threadIdx.x) + i * threads, tile_fast_out, log_t, log_l);
       float2 y = cscale(smem[smem_slot(x.t, x.n, log_l)], factor);
       if constexpr (decltype(twiddled)::value) y = cmul(y, tw[i - begin]);
       if (kHooks && p.store_factors != nullptr) {  // ExecuteHooks::store_factors (last pass)
-        std::uint32_t const at = static_cast<std::uint32_t>(o.out_base) +
-                                 static_cast<std::uint32_t>(x.t * out_access.stride0 +
-                                                            x.n * out_access.elem_stride);
+        std::uint32_t const at =
+            static_cast<std::uint32_t>(o.out_base) +
+            static_cast<std::uint32_t>(x.t * out_access.stride0 + x.n * out_access.elem_stride);
         y = cmul(y, hook_factor(p.store_factors, at & p.factor_mask, p.conjugate_store != 0));
       }
       v[i] = y;
@@ -311,18 +315,17 @@ void enqueue(PassParams const& pass, void const* src, void* dst, float2 const* c
   dim3 const block(static_cast<unsigned>(pass.threads));
   auto const smem = static_cast<std::size_t>(pass.smem_bytes);
   if (pass.load_factors != nullptr || pass.store_factors != nullptr) {
-    pass_kernel<kMaxThreads, kLogL, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse,
-                                                                         fine, inverse);
+    pass_kernel<kMaxThreads, kLogL, true>
+        <<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine, inverse);
   } else {
-    pass_kernel<kMaxThreads, kLogL, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse,
-                                                                          fine, inverse);
+    pass_kernel<kMaxThreads, kLogL, false>
+        <<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine, inverse);
   }
 }
 
 template <int kLogL>
-cudaError_t launch_length(PassParams const& pass, void const* src, void* dst,
-                          float2 const* coarse, float2 const* fine, bool inverse,
-                          cudaStream_t stream) noexcept {
+cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                          float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   if (pass.threads > 512) {
     if constexpr (kLogL >= kMinLogLength1024) {
       enqueue<1024, kLogL>(pass, src, dst, coarse, fine, inverse, stream);
@@ -381,16 +384,15 @@ bool runs_fast_pass(PassParams const& pass) noexcept {
   return enabled && fast::eligible(pass);
 }
 
-cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst,
-                        float2 const* coarse, float2 const* fine, bool inverse,
-                        cudaStream_t stream) noexcept {
+cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                        float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   // The warp pass first: at L = 256 it takes the untwiddled contiguous passes the
   // register-chained pass would (warp_pass_layout.hpp says why).
   if (runs_warp_pass(pass)) {
     return launch_warp_pass(pass, src, dst, coarse, inverse, stream);
   }
   // The Stockham pass ahead of the register-chained pass: it takes the untwiddled contiguous
-  // passes of 512..4096 points (stockham_pass_layout.hpp says why).
+  // passes of 512..8192 points (stockham_pass_layout.hpp says why).
   if (runs_stockham_pass(pass)) {
     return launch_stockham_pass(pass, src, dst, coarse, inverse, stream);
   }

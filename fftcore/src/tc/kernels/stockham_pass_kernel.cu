@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The Stockham pass: untwiddled FP16 passes of 512..4096 points over contiguous sequences
+// The Stockham pass: untwiddled FP16 passes of 512..8192 points over contiguous sequences
 // (stockham::eligible), each sequence on L / 16 threads in FP32 registers, three Stockham
-// stages (16, 16, L / 256) exchanged through shared memory (stockham_pass_layout.hpp has the
-// maps and the reason).
+// stages (16, 16, L / 256; four at 8192: 16, 16, 16, 2) exchanged through shared memory, with
+// store hooks and the real transforms' fused splits (stockham_pass_layout.hpp has the maps and
+// the reason).
 #include <cuda_fp16.h>
 
 #include <atomic>
@@ -87,10 +88,8 @@ __device__ __forceinline__ float2 w32(int i) {
 enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2 };
 
 template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
-__global__ void __launch_bounds__(stockham::max_threads(kLogL), kLogL > 3 * stockham::kLogValues ? 1
-                                                                : kReal == kNoSplit
-                                                                    ? stockham::kMinBlocks
-                                                                    : stockham::kMinBlocksSplit)
+__global__ void __launch_bounds__(stockham::max_threads(kLogL),
+                                  stockham::min_blocks(kLogL, kReal != kNoSplit))
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   constexpr int kLogT = stockham::log_sequence_threads(kLogL);
   constexpr int kT = 1 << kLogT;
@@ -117,25 +116,26 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL), kLogL > 3 * stoc
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
   bool const flip_factor = (p.conjugate_store != 0) != kInverse;
+  // The real split's twiddles W_{2M}^n, n = j + T i (M = L): W_{2M}^j W_32^i.
+  float2 const wsplit =
+      kReal != kNoSplit ? __ldg(coarse + (j << (kLogCoarse - kLogL - 1))) : make_float2(1.f, 0.f);
   // Stage 2's twiddles scale W_256^(k m) for k = j mod 16, m < 16, from a block table in
   // shared memory laid out [m][k]: for each m a warp reads 16 adjacent float2 (twice over), one
   // load per point instead of a complex power (15 FP32 products per thread and round).
   int const k2 = j & 15;
-  // The real split's twiddles W_{2M}^n, n = j + T i (M = L): W_{2M}^j W_32^i.
-  float2 const wsplit =
-      kReal != kNoSplit ? __ldg(coarse + (j << (kLogCoarse - kLogL - 1))) : make_float2(1.f, 0.f);
   float2* const tw2 = exchange + (kBuffers * kSlots << (log_threads - kLogT));
   for (int e = tid; e < 256; e += 1 << log_threads) {
     int const m = e >> 4, k = e & 15;
     tw2[e] = cscale(__ldg(coarse + (((k * m) & 255) << (kLogCoarse - 8))), p.scale);
   }
   __syncthreads();
-  // Stage 3's butterflies v = j + u T take W_L^v = W_L^j W_16^u: one table entry per thread
-  // (lanes take adjacent j), times a constant. A table entry per butterfly and round, at stride
-  // 2^14 / L entries across the lanes, put up to 32 cache lines on each warp load (L = 512).
   // L = 8192's third stage: W_4096^(j mod 256), once per thread.
   float2 const w3s =
       kFour ? __ldg(coarse + ((j & 255) << (kLogCoarse - 12))) : make_float2(1.f, 0.f);
+  // The last stage's butterflies v = j + u T take W_L^v = W_L^j W_16^u: one table entry per
+  // thread (lanes take adjacent j), times a constant. A table entry per butterfly and round, at
+  // stride 2^14 / L entries across the lanes, put up to 32 cache lines on each warp load
+  // (L = 512).
   float2 const w3j = __ldg(coarse + (j << (kLogCoarse - kLogL)));
   int const log_rounds = stockham::log_rounds(p.log_tile, kLogL);
   int const round_sequences = 1 << (log_threads - kLogT);
@@ -164,11 +164,9 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL), kLogL > 3 * stoc
   // with ~20 warps resident per SM, loads issued only at the top of each item left the DRAM at
   // 45 % while the stages ran.
   std::uint32_t raw[kE];
-  std::uint32_t other[kReal == kSplitIn ? kE : 1];  // C2R: X[M - n] of X[n] in raw
   std::uint32_t const* from = nullptr;
   std::uint32_t* to = nullptr;
   std::uint32_t to_at = 0;
-  // C2R rows hold M + 1 values: X[n] at from[T i], X[M - n] at from[M - 2 j - T i].
   auto const load = [&](int state) {
 #pragma unroll
     for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogT] : 0u;
@@ -180,7 +178,9 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL), kLogL > 3 * stoc
   for (std::int64_t w = 0; state >= 0; ++w) {
     float2 a[kE];
     if constexpr (kReal == kSplitIn) {
-      // X[M - n] of this item now (prefetched with X[n], the 32 words spilled 18-46 words).
+      // C2R rows hold M + 1 values: X[n] at from[T i] (raw, prefetched), X[M - n] at
+      // from[M - 2 j - T i], loaded now (prefetching both, 32 words, spilled 18-46 words).
+      std::uint32_t other[kE];
       std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
 #pragma unroll
       for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
@@ -367,7 +367,8 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                           : (inverse ? stockham_pass_kernel<kLogL, true, false>
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
-  static std::atomic<int> resident_cache[3][stockham::kLogMaxThreads + 2] = {};
+  static std::atomic<int>
+      resident_cache[3][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The warp pass: untwiddled FP16 passes of 32..256 points over contiguous sequences
-// (warp_pass::eligible), each sequence on 8 lanes of a warp in FP32 registers, exchanged once
+// (warp_pass::eligible), each sequence on 4..16 lanes of a warp in FP32 registers, exchanged once
 // through that warp's shared memory (warp_pass_layout.hpp has the maps and the reason).
 #include <cuda_fp16.h>
 
@@ -14,8 +14,6 @@
 
 namespace fftcore::detail::tc {
 namespace {
-
-
 
 template <int kLogL, bool kVectorStores, bool kInverse>
 __global__ void __launch_bounds__(1 << warp_pass::kLogMaxThreads)
@@ -135,25 +133,29 @@ cudaError_t launch_direction(dim3 grid, dim3 block, std::size_t smem, PassParams
                              void const* src, void* dst, float2 const* coarse, bool inverse,
                              cudaStream_t stream) noexcept {
   if (inverse) {
-    warp_pass_kernel<kLogL, kVectorStores, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse);
+    warp_pass_kernel<kLogL, kVectorStores, true>
+        <<<grid, block, smem, stream>>>(pass, src, dst, coarse);
   } else {
-    warp_pass_kernel<kLogL, kVectorStores, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse);
+    warp_pass_kernel<kLogL, kVectorStores, false>
+        <<<grid, block, smem, stream>>>(pass, src, dst, coarse);
   }
   return cudaGetLastError();
 }
 
 template <int kLogL>
-cudaError_t launch_length(PassParams const& pass, void const* src, void* dst,
-                          float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                          bool inverse, cudaStream_t stream) noexcept {
   dim3 const grid(static_cast<unsigned>(pass.blocks));
-  unsigned const threads = 1u << static_cast<unsigned>(warp_pass::log_threads(pass.log_tile, kLogL));
+  unsigned const threads =
+      1u << static_cast<unsigned>(warp_pass::log_threads(pass.log_tile, kLogL));
   dim3 const block(threads);
   std::size_t const smem = threads / 32 * warp_pass::kWarpSlots * sizeof(float2);
   // Vector stores need each lane's C outputs on a 4 C-byte boundary: output offsets that are
   // multiples of C (the layout) and a destination aligned to that (the API asks for 4 bytes).
   constexpr std::uintptr_t kBytes = std::uintptr_t{4} << warp_pass::log_columns(kLogL);
   if (warp_pass::aligned_outputs(pass) && reinterpret_cast<std::uintptr_t>(dst) % kBytes == 0) {
-    return launch_direction<kLogL, true>(grid, block, smem, pass, src, dst, coarse, inverse, stream);
+    return launch_direction<kLogL, true>(grid, block, smem, pass, src, dst, coarse, inverse,
+                                         stream);
   }
   return launch_direction<kLogL, false>(grid, block, smem, pass, src, dst, coarse, inverse, stream);
 }
