@@ -156,7 +156,8 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
 
 /// The stage maps: thread j's registers read x[j + T i] (a permutation of the sequence over
 /// j, i), and each stage's writes y[(v - v mod Ns) R + v mod Ns + k Ns] over butterflies v and
-/// outputs k are a permutation too; the padded slots stay inside sequence_slots.
+/// outputs k are a permutation too; the padded slots stay inside sequence_slots, and the
+/// kernel's base-plus-step form of the exchange writes gives the same slots.
 TEST(TcStockhamPass, StageMapsArePermutations) {
   for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
     SCOPED_TRACE("L = 2^" + std::to_string(log_l));
@@ -185,6 +186,10 @@ TEST(TcStockhamPass, StageMapsArePermutations) {
           int const a = fftcore::detail::tc::merge_write_index(v, k, log_r, sp::stage_log_ns(s));
           ++seen.at(static_cast<std::size_t>(a));
           ASSERT_LT(sp::slot(a), sp::sequence_slots(log_l));
+          if (s + 1 < sp::stages(log_l)) {  // the kernel's form of the exchange writes
+            ASSERT_EQ(sp::write_slot_base(v, s) + k * sp::write_slot_step(s), sp::slot(a))
+                << "stage " << s << " v " << v << " k " << k;
+          }
         }
       }
       for (int n = 0; n < l; ++n) ASSERT_EQ(seen[static_cast<std::size_t>(n)], 1) << "stage " << s;

@@ -71,7 +71,7 @@ struct PlanOptions {
                                        bool fp32_ends = false, std::int64_t in_pitch = 0,
                                        std::int64_t out_pitch = 0) noexcept;
 
-/// Sets the block_origin shortcuts of `p` (PassParams::log_tiles0 ... offsets32) from its
+/// Sets the block_origin shortcuts of `p` (PassParams::log_tiles0 ... block_out_step) from its
 /// digits and strides; build_layout and build_axis_layout call it for every pass.
 void set_origin_shortcuts(PassParams& p) noexcept;
 

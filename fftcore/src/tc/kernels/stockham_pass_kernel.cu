@@ -123,6 +123,10 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // shared memory laid out [m][k]: for each m a warp reads 16 adjacent float2 (twice over), one
   // load per point instead of a complex power (15 FP32 products per thread and round).
   int const k2 = j & 15;
+  // Where stages 2 and 3 (L = 8192) write output k: a base per thread plus k times a step.
+  int const write1 = stockham::write_slot_base(j, 0);
+  int const write2 = stockham::write_slot_base(j, 1);
+  int const write3 = kFour ? stockham::write_slot_base(j, 2) : 0;
   float2* const tw2 = exchange + (kBuffers * kSlots << (log_threads - kLogT));
   for (int e = tid; e < 256; e += 1 << log_threads) {
     int const m = e >> 4, k = e & 15;
@@ -150,8 +154,21 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                           std::uint32_t& at) -> int {
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return -1;
-    BlockOrigin const o = block_origin(p, b);
     int const t = static_cast<int>(w & ((1 << log_rounds) - 1)) * round_sequences + seq_slot;
+    if (p.linear_blocks != 0) {
+      // Whole tiles at one step (PassParams::linear_blocks): one product per pointer (b < 2^31).
+      auto const b32 = static_cast<std::uint32_t>(b);
+      std::int64_t const in_base = static_cast<std::int64_t>(b32) * p.block_in_step;
+      std::int64_t const out_base = static_cast<std::int64_t>(b32) * p.block_out_step;
+      from = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_base) +
+                    (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(j)));
+      to = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_base) +
+                  (static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(j)));
+      at = static_cast<std::uint32_t>(out_base) + static_cast<std::uint32_t>(t) * out_s0 +
+           static_cast<std::uint32_t>(j);
+      return 1;
+    }
+    BlockOrigin const o = block_origin(p, b);
     from = opaque(opaque(static_cast<std::uint32_t const*>(src) + o.in_base) +
                   (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(j)));
     to = opaque(opaque(static_cast<std::uint32_t*>(dst) + o.out_base) +
@@ -213,7 +230,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     // Stage 1: Ns = 1, radix 16, no twiddle; y[16 j + k].
     dft_pow2<4>(a);  // a[bit_reverse(k)] = X[k]
 #pragma unroll
-    for (int k = 0; k < kE; ++k) buf1[stockham::slot((j << 4) + k)] = a[bit_reverse<4>(k)];
+    for (int k = 0; k < kE; ++k) buf1[write1 + k] = a[bit_reverse<4>(k)];
     sequence_barrier<kLogT>();
 #pragma unroll
     for (int i = 0; i < kE; ++i) a[i] = buf1[stockham::read_slot(j, i, kLogL)];
@@ -222,9 +239,8 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     for (int m = 0; m < kE; ++m) a[m] = cmul(a[m], tw2[(m << 4) + k2]);
     dft_pow2<4>(a);
 #pragma unroll
-    for (int k = 0; k < kE; ++k) {
-      buf2[stockham::slot(((j - k2) << 4) + k2 + (k << 4))] = a[bit_reverse<4>(k)];
-    }
+    for (int k = 0; k < kE; ++k)
+      buf2[write2 + k * stockham::write_slot_step(1)] = a[bit_reverse<4>(k)];
     sequence_barrier<kLogT>();
 #pragma unroll
     for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
@@ -235,7 +251,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
       dft_pow2<4>(a);
 #pragma unroll
       for (int k = 0; k < kE; ++k) {
-        buf3[stockham::slot(((j & ~255) << 4) + (j & 255) + (k << 8))] = a[bit_reverse<4>(k)];
+        buf3[write3 + k * stockham::write_slot_step(2)] = a[bit_reverse<4>(k)];
       }
       sequence_barrier<kLogT>();
 #pragma unroll
