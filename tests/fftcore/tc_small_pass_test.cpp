@@ -5,6 +5,7 @@
 // 32-bit in-tile offsets, twiddles as W^tw(t0) step^j powers) - that they give the DFT.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -166,6 +167,59 @@ TEST(TcSmallPass, ThreadsTakeEveryTileSequenceOnce) {
   }
 }
 
+/// The warp staging of packed passes (L = 8, 16): which passes take it, that the slots are a
+/// permutation of the warp's buffer, and that both access patterns (lane c: part c mod (L/4)
+/// of sequence c / (L/4); lane s: part p of sequence s) hit eight distinct 16-byte bank groups
+/// in every quarter warp (128-bit shared accesses run in four phases of eight lanes).
+TEST(TcSmallPass, PackedStagingIsAPermutationWithoutBankConflicts) {
+  for (int k = 1; k <= 4; ++k) {
+    for (std::int64_t batch : {5, 4096}) {
+      PassParams const p = layout_of(desc(1, std::int64_t{1} << k, batch)).passes[0];
+      EXPECT_EQ(small::packed(p), k >= 3) << k << " " << batch;
+    }
+  }
+  int packed_rows = 0;  // 1024 x 8: the 8-point rows
+  for (PassParams const& p : layout_of(desc(1024, 8, 3)).passes) {
+    packed_rows += small::packed(p) ? 1 : 0;
+    EXPECT_EQ(small::packed(p), p.log_length == 3 && p.in_elem_stride == 1) << p.log_length;
+  }
+  EXPECT_EQ(packed_rows, 1);
+  for (PassParams const& p : layout_of(desc(1, 1 << 14, 3), split({2, 12})).passes) {
+    EXPECT_FALSE(small::packed(p)) << "strided first pass";
+  }
+  for (int log_l = 3; log_l <= 4; ++log_l) {
+    int const parts = 1 << (log_l - 2);
+    std::vector<int> seen(static_cast<std::size_t>(32 * parts), 0);
+    for (int s = 0; s < 32; ++s) {
+      for (int part = 0; part < parts; ++part) {
+        int const slot = small::packed_slot(s, part, log_l);
+        ASSERT_GE(slot, 0);
+        ASSERT_LT(slot, 32 * parts);
+        ++seen[static_cast<std::size_t>(slot)];
+      }
+    }
+    for (int v : seen) ASSERT_EQ(v, 1) << "L = 2^" << log_l;
+    for (int step = 0; step < parts; ++step) {  // linear: step q, or own sequence: part q
+      for (int phase = 0; phase < 4; ++phase) {
+        std::vector<int> linear_groups, own_groups;
+        for (int lane = 8 * phase; lane < 8 * phase + 8; ++lane) {
+          int const c = 32 * step + lane;
+          linear_groups.push_back(small::packed_slot(c / parts, c % parts, log_l) % 8);
+          own_groups.push_back(small::packed_slot(lane, step, log_l) % 8);
+        }
+        std::sort(linear_groups.begin(), linear_groups.end());
+        std::sort(own_groups.begin(), own_groups.end());
+        for (int g = 0; g < 8; ++g) {
+          EXPECT_EQ(linear_groups[static_cast<std::size_t>(g)], g)
+              << "linear, L = 2^" << log_l << " step " << step << " phase " << phase;
+          EXPECT_EQ(own_groups[static_cast<std::size_t>(g)], g)
+              << "own, L = 2^" << log_l << " part " << step << " phase " << phase;
+        }
+      }
+    }
+  }
+}
+
 /// The kernel's twiddles: W^(tw k) as (W^tw)^k, and W^tw(t) for the t of one thread as
 /// W^tw(t0) times powers of W^(stride0 threads): both rest on the exponent being linear mod
 /// 2^28 in k and in tw.
@@ -322,10 +376,10 @@ TEST(TcSmallPass, EmulatedShortPassesGiveTheDft) {
   for (bool in_place : {false, true}) {
     SCOPED_TRACE(in_place ? "in place" : "out of place");
     for (int k = 1; k <= 4; ++k) check(desc(1, std::int64_t{1} << k, 5), {}, in_place);  // T > 5
-    check(desc(1, 16, 1027), {}, in_place);                  // 16 points: a partial last tile
-    check(desc(1, 1 << 16, 2), split({4, 12}), in_place);    // a strided 16-point first pass
-    check(desc(16, 512, 3), {}, in_place);                   // 16-point column pass
-    check(desc(1, 8, 4099), {}, in_place);  // a partial last tile after full ones
+    check(desc(1, 16, 1027), {}, in_place);                // 16 points: a partial last tile
+    check(desc(1, 1 << 16, 2), split({4, 12}), in_place);  // a strided 16-point first pass
+    check(desc(16, 512, 3), {}, in_place);                 // 16-point column pass
+    check(desc(1, 8, 4099), {}, in_place);                 // a partial last tile after full ones
     check(desc(1, 1 << 13, 3), split({1, 12}), in_place);
     check(desc(1, 1 << 14, 32), split({2, 12}), in_place);  // T = 512: 2 of a round of 8
     check(desc(1, 1 << 11, 3), split({3, 8}), in_place);    // T = 64: 1 of a round of 4
@@ -343,7 +397,7 @@ TEST(TcSmallPass, EmulatedWholeRoundsGiveTheDft) {
   EXPECT_EQ(layout_of(desc(1, 1 << 15, 64), split({3, 12})).passes[0].log_tile, 10);
   EXPECT_EQ(layout_of(desc(1, 1 << 14, 32), split({2, 12})).passes[0].log_tile, 9);
   check(desc(1, 1 << 13, 256), split({1, 12}), false);  // T = 4096: 16 sequences per thread
-  check(desc(1, 1 << 15, 64), split({3, 12}), false);  // T = 1024: 4 sequences per thread
+  check(desc(1, 1 << 15, 64), split({3, 12}), false);   // T = 1024: 4 sequences per thread
 }
 
 }  // namespace

@@ -48,6 +48,27 @@ FFTCORE_HD inline bool contiguous(PassParams const& p) {
   return ok;
 }
 
+/// Whether the kernel stages a warp's sequences through shared memory (packed_slot): L = 8 or
+/// 16, sequences back to back on both sides (stride L, contiguous), tiles of at least a warp's
+/// 32 sequences. One lane's own 32- or 64-byte sequence put a warp's 16-byte accesses 32 or 64
+/// bytes apart, each touching half or a quarter of the sectors it fetched (H200, 2^28
+/// elements: 2^3 at 79 %, 2^4 at 69 % of the copy bandwidth, against 97-99 % at 2^1, 2^2 whose
+/// sequences are one access). Staged, every warp access covers 512 adjacent bytes.
+FFTCORE_HD inline bool packed(PassParams const& p) {
+  return p.log_length >= 3 && contiguous(p) && p.log_tile >= 5 &&
+         p.in_stride[0] == (std::int64_t{1} << p.log_length) &&
+         p.out_stride[0] == (std::int64_t{1} << p.log_length);
+}
+
+/// The 16-byte slot of part `part` (4 words) of sequence s (< 32) of a warp's staging buffer:
+/// sequences back to back, the part XOR-swizzled by the sequence's bits above the 128-byte
+/// line (L = 16: two sequences per line, L = 8: four), so that both the linear accesses (lane
+/// c takes part c mod (L/4) of sequence c / (L/4)) and the per-sequence ones (lane s takes
+/// part `part` of sequence s) hit eight distinct 16-byte bank groups per quarter warp.
+FFTCORE_HD constexpr int packed_slot(int s, int part, int log_l) {
+  return (s << (log_l - 2)) + (part ^ ((s >> (5 - log_l)) & ((1 << (log_l - 2)) - 1)));
+}
+
 /// log2 of the block size for tiles of T = 2^log_tile sequences.
 FFTCORE_HD constexpr int log_threads(int log_tile) {
   return log_tile < kLogMaxThreads ? log_tile : kLogMaxThreads;

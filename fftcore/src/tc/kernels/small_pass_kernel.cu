@@ -62,11 +62,19 @@ __device__ __forceinline__ void store_sequence(std::uint32_t* base, std::uint32_
   }
 }
 
-template <int kLogL, bool kVector>
+/// How a thread reaches its sequences' words: one at a time (strided), in 8- or 16-byte vector
+/// accesses of its own sequence (small::contiguous), or staged through shared memory by the
+/// warp (small::packed).
+enum Access : int { kStrided = 0, kVector = 1, kPacked = 2 };
+
+/// kTwiddled: the pass has twiddles (log_twiddle_n > 0); untwiddled passes skip their table
+/// lookups and the products by 1.
+template <int kLogL, int kAccess, bool kTwiddled>
 __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
     small_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                       float2 const* fine, int inverse_flag) {
   constexpr int kL = 1 << kLogL;
+  constexpr bool kVectorWords = kAccess == kVector;
   constexpr int kRound = 1 << small::log_round_sequences(kLogL);
   int const log_threads = small::log_threads(p.log_tile);
   int const tid = static_cast<int>(threadIdx.x);
@@ -95,7 +103,14 @@ __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
     return cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
   };
   float2 const step =
-      twiddle(pass_twiddle_exponent32(twiddle_stride0 << log_threads, 1u, p.log_twiddle_n));
+      kTwiddled
+          ? twiddle(pass_twiddle_exponent32(twiddle_stride0 << log_threads, 1u, p.log_twiddle_n))
+          : make_float2(1.f, 0.f);
+  // kPacked: the warp's staging buffer (small::packed_slot), kRound x 32 sequences.
+  constexpr int kStageParts = kAccess == kPacked ? kRound * 32 * kL / 4 : 1;
+  __shared__ uint4 stage_all[(1 << small::kLogMaxThreads) / 32][kStageParts];
+  uint4* const stage = stage_all[tid >> 5];
+  int const lane = tid & 31;
 
   // One round: every load first (raw FP16 bits), the arithmetic after. `whole`: every
   // sequence of the round exists (the planner's full tiles), so nothing is predicated; else
@@ -110,19 +125,62 @@ __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
     // (untwiddled passes read coarse[0] fine[0] = 1, exact), which would split the round's
     // loads: the compiler hoisted arithmetic on the first loads above it, so that the loads
     // after it waited for those.
-    float2 w1 = twiddle(tw_at(small::tile_sequence(tid, j0, log_threads)));
+    float2 w1 = kTwiddled ? twiddle(tw_at(small::tile_sequence(tid, j0, log_threads)))
+                          : make_float2(1.f, 0.f);
     std::uint32_t raw[kRound][kL];
+    if constexpr (kAccess == kPacked) {
+      // The warp's sequences t0 .. t0 + 31 of each j lie back to back: load them in 512-byte
+      // steps (lane c takes part c mod (L/4) of sequence c / (L/4)), stage them, and each
+      // lane reads its own sequence back.
+      uint4 v[kRound][kL / 4];
 #pragma unroll
-    for (int j = 0; j < kRound; ++j) {
-      int const t = small::tile_sequence(tid, j0 + j, log_threads);
-      load_sequence<kL, kVector>(raw[j], in, static_cast<std::uint32_t>(t) * in_s0, in_se,
-                                 whole || t < valid_t);
+      for (int j = 0; j < kRound; ++j) {
+        int const t0 = small::tile_sequence(tid - lane, j0 + j, log_threads);
+        auto const* from =
+            reinterpret_cast<uint4 const*>(in + static_cast<std::uint32_t>(t0) * in_s0);
+#pragma unroll
+        for (int q = 0; q < kL / 4; ++q) {
+          int const c = 32 * q + lane;
+          bool const ok = whole || t0 + (c >> (kLogL - 2)) < valid_t;
+          v[j][q] = ok ? from[c] : make_uint4(0u, 0u, 0u, 0u);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < kRound; ++j) {
+#pragma unroll
+        for (int q = 0; q < kL / 4; ++q) {
+          int const c = 32 * q + lane;
+          stage[j * 8 * kL + small::packed_slot(c >> (kLogL - 2), c & (kL / 4 - 1), kLogL)] =
+              v[j][q];
+        }
+      }
+      __syncwarp();
+#pragma unroll
+      for (int j = 0; j < kRound; ++j) {
+#pragma unroll
+        for (int part = 0; part < kL / 4; ++part) {
+          uint4 const w = stage[j * 8 * kL + small::packed_slot(lane, part, kLogL)];
+          raw[j][4 * part] = w.x;
+          raw[j][4 * part + 1] = w.y;
+          raw[j][4 * part + 2] = w.z;
+          raw[j][4 * part + 3] = w.w;
+        }
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < kRound; ++j) {
+        int const t = small::tile_sequence(tid, j0 + j, log_threads);
+        load_sequence<kL, kVectorWords>(raw[j], in, static_cast<std::uint32_t>(t) * in_s0, in_se,
+                                        whole || t < valid_t);
+      }
     }
 #pragma unroll
     for (int j = 0; j < kRound; ++j) {
       int const t = small::tile_sequence(tid, j0 + j, log_threads);
-      if (j > 0) w1 = cmul(w1, step);
-      if (!whole && t >= valid_t) continue;
+      if (kTwiddled && j > 0) w1 = cmul(w1, step);
+      // Staged, every lane takes part in the warp's stores (its sequence past the tile's end
+      // holds zeros and is not written).
+      if (kAccess != kPacked && !whole && t >= valid_t) continue;
       float2 a[kL];
 #pragma unroll
       for (int n = 0; n < kL; ++n) a[n] = unpack_word(raw[j][n] ^ conj);
@@ -138,10 +196,45 @@ __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
       float2 f = cscale(w1, p.scale);
 #pragma unroll
       for (int k = 1; k < kL; ++k) {
-        if (k > 1) f = cmul(f, w1);
-        raw[j][k] = pack_word(cmul(a[bit_reverse<kLogL>(k)], f)) ^ conj;
+        if constexpr (kTwiddled) {
+          if (k > 1) f = cmul(f, w1);
+          raw[j][k] = pack_word(cmul(a[bit_reverse<kLogL>(k)], f)) ^ conj;
+        } else {
+          raw[j][k] = pack_word(cscale(a[bit_reverse<kLogL>(k)], p.scale)) ^ conj;
+        }
       }
-      store_sequence<kL, kVector>(out, static_cast<std::uint32_t>(t) * out_s0, out_se, raw[j]);
+      if constexpr (kAccess != kPacked) {
+        store_sequence<kL, kVectorWords>(out, static_cast<std::uint32_t>(t) * out_s0, out_se,
+                                         raw[j]);
+      }
+    }
+    if constexpr (kAccess == kPacked) {
+      // Each lane writes its sequence into the slots it read (no other lane's), then the warp
+      // stores 512 adjacent bytes per step; the barrier after keeps the next round's staging
+      // behind these reads.
+#pragma unroll
+      for (int j = 0; j < kRound; ++j) {
+#pragma unroll
+        for (int part = 0; part < kL / 4; ++part) {
+          stage[j * 8 * kL + small::packed_slot(lane, part, kLogL)] = make_uint4(
+              raw[j][4 * part], raw[j][4 * part + 1], raw[j][4 * part + 2], raw[j][4 * part + 3]);
+        }
+      }
+      __syncwarp();
+#pragma unroll
+      for (int j = 0; j < kRound; ++j) {
+        int const t0 = small::tile_sequence(tid - lane, j0 + j, log_threads);
+        auto* to = reinterpret_cast<uint4*>(out + static_cast<std::uint32_t>(t0) * out_s0);
+#pragma unroll
+        for (int q = 0; q < kL / 4; ++q) {
+          int const c = 32 * q + lane;
+          if (whole || t0 + (c >> (kLogL - 2)) < valid_t) {
+            to[c] =
+                stage[j * 8 * kL + small::packed_slot(c >> (kLogL - 2), c & (kL / 4 - 1), kLogL)];
+          }
+        }
+      }
+      __syncwarp();
     }
   };
 #pragma unroll 1
@@ -154,13 +247,14 @@ __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
   }
 }
 
-template <int kLogL, bool kVector>
+template <int kLogL, int kAccess>
 cudaError_t launch_small(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                          float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  small_pass_kernel<kLogL, kVector>
-      <<<dim3(static_cast<unsigned>(pass.blocks)),
-         dim3(1u << static_cast<unsigned>(small::log_threads(pass.log_tile))), 0, stream>>>(
-          pass, src, dst, coarse, fine, inverse ? 1 : 0);
+  auto const kernel = pass.log_twiddle_n > 0 ? small_pass_kernel<kLogL, kAccess, true>
+                                             : small_pass_kernel<kLogL, kAccess, false>;
+  kernel<<<dim3(static_cast<unsigned>(pass.blocks)),
+           dim3(1u << static_cast<unsigned>(small::log_threads(pass.log_tile))), 0, stream>>>(
+      pass, src, dst, coarse, fine, inverse ? 1 : 0);
   return cudaGetLastError();
 }
 
@@ -174,10 +268,15 @@ cudaError_t launch_small_length(PassParams const& pass, void const* src, void* d
   auto const bytes = static_cast<std::uintptr_t>(kLogL == 1 ? 8 : 16);
   bool const aligned = reinterpret_cast<std::uintptr_t>(src) % bytes == 0 &&
                        reinterpret_cast<std::uintptr_t>(dst) % bytes == 0;
-  if (aligned && small::contiguous(pass)) {
-    return launch_small<kLogL, true>(pass, src, dst, coarse, fine, inverse, stream);
+  if constexpr (kLogL >= 3) {
+    if (aligned && small::packed(pass)) {
+      return launch_small<kLogL, kPacked>(pass, src, dst, coarse, fine, inverse, stream);
+    }
   }
-  return launch_small<kLogL, false>(pass, src, dst, coarse, fine, inverse, stream);
+  if (aligned && small::contiguous(pass)) {
+    return launch_small<kLogL, kVector>(pass, src, dst, coarse, fine, inverse, stream);
+  }
+  return launch_small<kLogL, kStrided>(pass, src, dst, coarse, fine, inverse, stream);
 }
 
 }  // namespace
