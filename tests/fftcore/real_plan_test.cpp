@@ -3,20 +3,19 @@
 // half-spectrum sizes, and - by running the Tensor Core real layout on the CPU (the complex
 // passes with the kernel's index maps in double, the split step with real_split.hpp in FP32) -
 // that the layout computes cuFFT's R2C and C2R for 1-D and 2-D, batched, with every scaling.
-#include <fftcore/fftcore.hpp>
-
-#include "../../fftcore/src/tc/real_layout.hpp"
-#include "../../fftcore/src/tc/real_split.hpp"
-#include "common/reference_dft.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <complex>
+#include <fftcore/fftcore.hpp>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "../../fftcore/src/tc/real_layout.hpp"
+#include "../../fftcore/src/tc/real_split.hpp"
+#include "common/reference_dft.hpp"
 
 namespace {
 
@@ -97,10 +96,10 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     RealBuffer const dst_id = fftcore::detail::tc::real_buffer(layout, column, p.dst);
     ASSERT_NE(dst_id, RealBuffer::kIn) << "a pass writes the input";
     // Z is FP32, Y too unless the split is fused (real_layout.hpp).
-    bool const fp32_src = (src_id == RealBuffer::kZ && !layout.z_fp16) ||
-                          (src_id == RealBuffer::kY && !layout.fused);
-    bool const fp32_dst = (dst_id == RealBuffer::kZ && !layout.z_fp16) ||
-                          (dst_id == RealBuffer::kY && !layout.fused);
+    bool const fp32_src =
+        (src_id == RealBuffer::kZ && !layout.z_fp16) || (src_id == RealBuffer::kY && !layout.fused);
+    bool const fp32_dst =
+        (dst_id == RealBuffer::kZ && !layout.z_fp16) || (dst_id == RealBuffer::kY && !layout.fused);
     EXPECT_TRUE(fp32_src || !p.in_fp32) << "FP16 buffer read as FP32";
     EXPECT_TRUE(fp32_dst || !p.out_fp32) << "FP16 buffer written as FP32";
     EXPECT_TRUE(!fp32_src || p.in_fp32) << "FP32 buffer read as FP16";
@@ -180,7 +179,6 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
   }
 }
 
-
 /// The split step of real_split.hpp over all rows, as the kernel's items do it.
 void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::vector<cd>& dst) {
   std::size_t const m = std::size_t{1} << layout.log_m;
@@ -239,6 +237,32 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
   buf[RealBuffer::kRowWorkspace].assign(rows * m, nan);
   buf[RealBuffer::kColumnWorkspace].assign(rows * (m + 1), nan);
   bool const rank2 = d.rank == 2, has_rows = m > 1;
+  if (layout.small) {  // the small real kernel: the M-point FFT and the split per row
+    EXPECT_TRUE(layout.row.passes.empty());
+    EXPECT_EQ(layout.workspace_bytes, 0u);
+    std::vector<cd> z(rows * m);
+    // Per row, Z = DFT_M(z) (R2C after the load, C2R as conj DFT conj after the split).
+    auto const dft_rows = [&](std::vector<cd>& v, bool inverse) {
+      for (std::size_t r = 0; r < rows; ++r) {
+        std::vector<cd> row(v.begin() + static_cast<std::ptrdiff_t>(r * m),
+                            v.begin() + static_cast<std::ptrdiff_t>((r + 1) * m));
+        for (cd& e : row) e = inverse ? std::conj(e) : e;
+        tcfft::testing::fft_radix2(row);
+        for (std::size_t n = 0; n < m; ++n) v[r * m + n] = inverse ? std::conj(row[n]) : row[n];
+      }
+    };
+    if (layout.r2c) {
+      z = in;
+      dft_rows(z, false);
+      emulate_split(layout, z, buf[RealBuffer::kOut]);
+    } else {
+      emulate_split(layout, in, z);
+      dft_rows(z, true);
+      buf[RealBuffer::kOut] = z;
+    }
+    out = buf[RealBuffer::kOut];
+    return;
+  }
   if (layout.r2c) {
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
     if (layout.fused) {  // the row pass wrote the half spectrum (out, or Y for rank 2)
@@ -363,7 +387,7 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
       ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(rows, cols, 3, kind), l),
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
-      std::size_t const z = m > 1 && !l.fused ? r * m * (l.z_fp16 ? 4 : 8) : 0;
+      std::size_t const z = m > 1 && !l.fused && !l.small ? r * m * (l.z_fp16 ? 4 : 8) : 0;
       // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused, else FP32 rows of M + 1.
       std::size_t const y = rows == 0 ? 0
                             : l.fused ? r * static_cast<std::size_t>(l.y_pitch) * 4
@@ -379,7 +403,7 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
       EXPECT_LE(l.row_workspace_offset + l.row.workspace_bytes, l.workspace_bytes);
       EXPECT_LE(l.column_workspace_offset + l.column.workspace_bytes, l.workspace_bytes);
       EXPECT_LE(l.z_offset + z, l.workspace_bytes);
-      EXPECT_EQ(l.row.passes.empty(), m == 1);
+      EXPECT_EQ(l.row.passes.empty(), m == 1 || l.small);
       EXPECT_EQ(l.column.passes.empty(), rows == 0);
     }
   }
@@ -403,6 +427,11 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r1d) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     check_shape(0, std::int64_t{1} << k, k <= 12 ? 3 : 1, Scaling::kNone);
   }
+  for (int k = 1; k <= 5; ++k) {  // the small real kernel carries the whole scale
+    SCOPED_TRACE("scaled, n = 2^" + std::to_string(k));
+    check_shape(0, std::int64_t{1} << k, 33, Scaling::kByN);
+    check_shape(0, std::int64_t{1} << k, 33, Scaling::kBySqrtN);
+  }
   check_shape(0, 1 << 10, 2, Scaling::kByN);
   check_shape(0, 1 << 16, 1, Scaling::kBySqrtN);
 }
@@ -416,6 +445,11 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
               Status::kSuccess);
     bool const one_pass = k >= 9 && k <= 15;  // M = 256 .. 16384: the register-chained pass
     EXPECT_EQ(l.fused, one_pass);
+    EXPECT_EQ(l.small, k <= 5);  // n <= 32: the small real kernel, no passes
+    if (l.small) {
+      EXPECT_TRUE(l.row.passes.empty());
+      EXPECT_EQ(l.workspace_bytes, 0u);
+    }
     if (one_pass) {
       ASSERT_EQ(l.row.passes.size(), 1u);
       EXPECT_EQ(l.row.passes[0].real_out, 1);
@@ -424,7 +458,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     }
     // FP16 Z and the split kernel: two or three row passes (k >= 16), or a row FFT of the
     // short or warp pass (32..256 points); FP32 Z below 32 points.
-    bool const z_fp16 = k >= 16 || (k >= 5 && k <= 8);
+    bool const z_fp16 = k >= 16 || (k >= 6 && k <= 8);
     EXPECT_EQ(l.z_fp16, z_fp16);
     for (PassParams const& p : l.row.passes) {  // FP16 throughout where fused or z_fp16
       EXPECT_EQ(p.in_fp32 != 0 || p.out_fp32 != 0, k <= 4);
@@ -434,10 +468,12 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
               Status::kSuccess);
     EXPECT_FALSE(l.fused);
     EXPECT_FALSE(l.z_fp16);
+    EXPECT_FALSE(l.small);
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(
                   real_desc(0, std::int64_t{1} << k, 5, Transform::kC2R), l),
               Status::kSuccess);
     EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
+    EXPECT_EQ(l.small, k <= 5);
     if (one_pass) {
       ASSERT_EQ(l.row.passes.size(), 1u);
       EXPECT_EQ(l.row.passes[0].real_in, 1);

@@ -14,10 +14,10 @@
 // before it in C2R, all on one stream).
 #include "tc/real_layout.hpp"
 
-#include "tc/fast_pass_layout.hpp"
-
 #include <algorithm>
 #include <cmath>
+
+#include "tc/fast_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -117,6 +117,15 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
                                                           : 1.0;
   layout.split_factor = static_cast<float>(rest);
   layout.rank2 = desc.rank == 2;
+  if (fuse && !layout.rank2 && m <= kSmallRealMaxM) {
+    // The small real kernel: the row FFT's scale (1/M or 1/sqrt(M)) joins the split's.
+    double const row = desc.scaling == Scaling::kByN       ? 1.0 / static_cast<double>(m)
+                       : desc.scaling == Scaling::kBySqrtN ? 1.0 / std::sqrt(static_cast<double>(m))
+                                                           : 1.0;
+    layout.split_factor = static_cast<float>(rest * row);
+    layout.small = true;
+    return Status::kSuccess;
+  }
   // FP16 rows (fused, or FP16 Z) unless the caller asks for the FP32 layout; small 2-D
   // transforms keep the FP32 half spectrum Y for accuracy (as the complex path keeps its FP32
   // intermediate below 4096 elements, build_layout).
@@ -160,10 +169,10 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
   auto const rows = static_cast<std::size_t>(layout.rows);
   auto const um = static_cast<std::size_t>(m);
   // Y: FP16 rows of y_pitch when fused, else FP32 rows of M + 1.
-  std::size_t const y_bytes =
-      desc.rank != 2 ? 0
-      : layout.fused ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
-                     : align_up(rows * (um + 1) * sizeof(float) * 2);
+  std::size_t const y_bytes = desc.rank != 2 ? 0
+                              : layout.fused
+                                  ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
+                                  : align_up(rows * (um + 1) * sizeof(float) * 2);
   std::size_t const z_bytes =
       m > 1 && !layout.fused ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2)) : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);

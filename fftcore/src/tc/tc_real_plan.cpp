@@ -3,17 +3,16 @@
 // sub-plans run the existing pass kernel with their buffers mapped into the caller's `in`,
 // `out` and workspace, and the split kernel (real_transform.cu) sits between the row and
 // column FFTs. Execute is kernel launches only (no allocation, no synchronisation).
-#include "detail/backend_plan.hpp"
-
-#include "tc/device_table.hpp"
-#include "tc/kernels/pass_launch.hpp"
-#include "tc/real_layout.hpp"
-#include "tc/real_transform.hpp"
-
 #include <cuda_runtime_api.h>
 
 #include <new>
 #include <utility>
+
+#include "detail/backend_plan.hpp"
+#include "tc/device_table.hpp"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/real_layout.hpp"
+#include "tc/real_transform.hpp"
 
 namespace fftcore::detail {
 namespace {
@@ -38,7 +37,7 @@ class TensorCoreRealPlan final : public BackendPlan {
   /// The row and column passes and the split kernel between them.
   [[nodiscard]] int passes() const noexcept override {
     return static_cast<int>(layout_.row.passes.size() + layout_.column.passes.size()) +
-           (layout_.fused ? 0 : 1);
+           (layout_.fused ? 0 : 1);  // small: no passes, one kernel
   }
 
   [[nodiscard]] Status execute(void const* in, void* out, Direction, void* workspace,
@@ -51,6 +50,7 @@ class TensorCoreRealPlan final : public BackendPlan {
     split.rows = layout_.rows;
     split.log_m = layout_.log_m;
     split.factor = layout_.split_factor;
+    if (layout_.small) return from_cuda(tc::launch_small_real(split, layout_.r2c, in, out, stream));
     if (layout_.r2c) {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
       if (layout_.fused) {  // the split rode in the row pass's store (to out, or to Y in FP16)

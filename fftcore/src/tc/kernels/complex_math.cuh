@@ -10,9 +10,15 @@ namespace fftcore::detail::tc {
 __device__ __forceinline__ float2 cmul(float2 a, float2 b) {
   return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
-__device__ __forceinline__ float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
-__device__ __forceinline__ float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
-__device__ __forceinline__ float2 cscale(float2 a, float s) { return make_float2(a.x * s, a.y * s); }
+__device__ __forceinline__ float2 cadd(float2 a, float2 b) {
+  return make_float2(a.x + b.x, a.y + b.y);
+}
+__device__ __forceinline__ float2 csub(float2 a, float2 b) {
+  return make_float2(a.x - b.x, a.y - b.y);
+}
+__device__ __forceinline__ float2 cscale(float2 a, float s) {
+  return make_float2(a.x * s, a.y * s);
+}
 
 /// W_{2^14}^index from the coarse table, conjugated for the inverse direction.
 __device__ __forceinline__ float2 coarse_twiddle(float2 const* coarse, int index, bool inverse) {
@@ -38,19 +44,75 @@ __device__ __forceinline__ void merge16_twiddles(float2 (&tw)[2][2], float2 w1, 
   tw[1][1] = cmul(tw[1][0], w1);
 }
 
+/// W_32^i (forward), i < 16: the real splits' twiddle factors (the Stockham pass's W_{2M}^(T i),
+/// 2M / T = 32; the small real kernel's W_{2M}^k, 2M <= 32). A switch, so that a constant i folds
+/// to immediates (a constant array indexed in an unrolled loop was kept on the stack).
+__device__ __forceinline__ float2 w32(int i) {
+  switch (i) {
+    case 0:
+      return make_float2(1.000000000e+00f, -0.000000000e+00f);
+    case 1:
+      return make_float2(9.807852804e-01f, -1.950903220e-01f);
+    case 2:
+      return make_float2(9.238795325e-01f, -3.826834324e-01f);
+    case 3:
+      return make_float2(8.314696123e-01f, -5.555702330e-01f);
+    case 4:
+      return make_float2(7.071067812e-01f, -7.071067812e-01f);
+    case 5:
+      return make_float2(5.555702330e-01f, -8.314696123e-01f);
+    case 6:
+      return make_float2(3.826834324e-01f, -9.238795325e-01f);
+    case 7:
+      return make_float2(1.950903220e-01f, -9.807852804e-01f);
+    case 8:
+      return make_float2(0.000000000e+00f, -1.000000000e+00f);
+    case 9:
+      return make_float2(-1.950903220e-01f, -9.807852804e-01f);
+    case 10:
+      return make_float2(-3.826834324e-01f, -9.238795325e-01f);
+    case 11:
+      return make_float2(-5.555702330e-01f, -8.314696123e-01f);
+    case 12:
+      return make_float2(-7.071067812e-01f, -7.071067812e-01f);
+    case 13:
+      return make_float2(-8.314696123e-01f, -5.555702330e-01f);
+    case 14:
+      return make_float2(-9.238795325e-01f, -3.826834324e-01f);
+    default:
+      return make_float2(-9.807852804e-01f, -1.950903220e-01f);
+  }
+}
+
 /// W_8^k (k < 8) without a table: the twiddles inside the radix-2/4/8 butterflies.
 __device__ __forceinline__ float2 w8(int k, bool inverse) {
   constexpr float c = 0.70710678118654752f;
   float2 w;
   switch (k & 7) {
-    case 0: w = make_float2(1.f, 0.f); break;
-    case 1: w = make_float2(c, -c); break;
-    case 2: w = make_float2(0.f, -1.f); break;
-    case 3: w = make_float2(-c, -c); break;
-    case 4: w = make_float2(-1.f, 0.f); break;
-    case 5: w = make_float2(-c, c); break;
-    case 6: w = make_float2(0.f, 1.f); break;
-    default: w = make_float2(c, c); break;
+    case 0:
+      w = make_float2(1.f, 0.f);
+      break;
+    case 1:
+      w = make_float2(c, -c);
+      break;
+    case 2:
+      w = make_float2(0.f, -1.f);
+      break;
+    case 3:
+      w = make_float2(-c, -c);
+      break;
+    case 4:
+      w = make_float2(-1.f, 0.f);
+      break;
+    case 5:
+      w = make_float2(-c, c);
+      break;
+    case 6:
+      w = make_float2(0.f, 1.f);
+      break;
+    default:
+      w = make_float2(c, c);
+      break;
   }
   if (inverse) w.y = -w.y;
   return w;
@@ -87,12 +149,24 @@ __device__ __forceinline__ float2 times_w16(float2 d, int e) {
   constexpr float kC2 = 0.70710678118654752f;
   float2 wv;
   switch (e) {
-    case 1: wv = make_float2(kC1, -kS1); break;
-    case 2: wv = make_float2(kC2, -kC2); break;
-    case 3: wv = make_float2(kS1, -kC1); break;
-    case 5: wv = make_float2(-kS1, -kC1); break;
-    case 6: wv = make_float2(-kC2, -kC2); break;
-    default: wv = make_float2(-kC1, -kS1); break;
+    case 1:
+      wv = make_float2(kC1, -kS1);
+      break;
+    case 2:
+      wv = make_float2(kC2, -kC2);
+      break;
+    case 3:
+      wv = make_float2(kS1, -kC1);
+      break;
+    case 5:
+      wv = make_float2(-kS1, -kC1);
+      break;
+    case 6:
+      wv = make_float2(-kC2, -kC2);
+      break;
+    default:
+      wv = make_float2(-kC1, -kS1);
+      break;
   }
   return cmul(d, wv);
 }

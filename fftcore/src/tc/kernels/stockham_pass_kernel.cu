@@ -43,46 +43,6 @@ __device__ __forceinline__ void sequence_barrier() {
   }
 }
 
-/// W_32^i (forward), i < 16: the factors W_{2M}^(T i) of the real split's twiddles (2M / T =
-/// 32). A switch, so that a constant i folds to immediates (a constant array indexed in an
-/// unrolled loop was kept on the stack).
-__device__ __forceinline__ float2 w32(int i) {
-  switch (i) {
-    case 0:
-      return make_float2(1.000000000e+00f, -0.000000000e+00f);
-    case 1:
-      return make_float2(9.807852804e-01f, -1.950903220e-01f);
-    case 2:
-      return make_float2(9.238795325e-01f, -3.826834324e-01f);
-    case 3:
-      return make_float2(8.314696123e-01f, -5.555702330e-01f);
-    case 4:
-      return make_float2(7.071067812e-01f, -7.071067812e-01f);
-    case 5:
-      return make_float2(5.555702330e-01f, -8.314696123e-01f);
-    case 6:
-      return make_float2(3.826834324e-01f, -9.238795325e-01f);
-    case 7:
-      return make_float2(1.950903220e-01f, -9.807852804e-01f);
-    case 8:
-      return make_float2(0.000000000e+00f, -1.000000000e+00f);
-    case 9:
-      return make_float2(-1.950903220e-01f, -9.807852804e-01f);
-    case 10:
-      return make_float2(-3.826834324e-01f, -9.238795325e-01f);
-    case 11:
-      return make_float2(-5.555702330e-01f, -8.314696123e-01f);
-    case 12:
-      return make_float2(-7.071067812e-01f, -7.071067812e-01f);
-    case 13:
-      return make_float2(-8.314696123e-01f, -5.555702330e-01f);
-    case 14:
-      return make_float2(-9.238795325e-01f, -3.826834324e-01f);
-    default:
-      return make_float2(-9.807852804e-01f, -1.950903220e-01f);
-  }
-}
-
 /// The kernel's fused real split (PassParams::real_out, real_in): none, R2C in the store, C2R
 /// in the load (real_split.hpp).
 enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2 };
