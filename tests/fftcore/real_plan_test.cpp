@@ -3,19 +3,20 @@
 // half-spectrum sizes, and - by running the Tensor Core real layout on the CPU (the complex
 // passes with the kernel's index maps in double, the split step with real_split.hpp in FP32) -
 // that the layout computes cuFFT's R2C and C2R for 1-D and 2-D, batched, with every scaling.
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <complex>
 #include <fftcore/fftcore.hpp>
-#include <map>
-#include <random>
-#include <string>
-#include <vector>
 
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/real_split.hpp"
 #include "common/reference_dft.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -96,10 +97,10 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     RealBuffer const dst_id = fftcore::detail::tc::real_buffer(layout, column, p.dst);
     ASSERT_NE(dst_id, RealBuffer::kIn) << "a pass writes the input";
     // Z is FP32, Y too unless the split is fused (real_layout.hpp).
-    bool const fp32_src =
-        (src_id == RealBuffer::kZ && !layout.z_fp16) || (src_id == RealBuffer::kY && !layout.fused);
-    bool const fp32_dst =
-        (dst_id == RealBuffer::kZ && !layout.z_fp16) || (dst_id == RealBuffer::kY && !layout.fused);
+    bool const fp32_src = (src_id == RealBuffer::kZ && !layout.z_fp16) ||
+                          (src_id == RealBuffer::kY && !layout.fused);
+    bool const fp32_dst = (dst_id == RealBuffer::kZ && !layout.z_fp16) ||
+                          (dst_id == RealBuffer::kY && !layout.fused);
     EXPECT_TRUE(fp32_src || !p.in_fp32) << "FP16 buffer read as FP32";
     EXPECT_TRUE(fp32_dst || !p.out_fp32) << "FP16 buffer written as FP32";
     EXPECT_TRUE(!fp32_src || p.in_fp32) << "FP32 buffer read as FP16";
@@ -178,6 +179,7 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     }
   }
 }
+
 
 /// The split step of real_split.hpp over all rows, as the kernel's items do it.
 void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::vector<cd>& dst) {
@@ -427,7 +429,7 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r1d) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     check_shape(0, std::int64_t{1} << k, k <= 12 ? 3 : 1, Scaling::kNone);
   }
-  for (int k = 1; k <= 5; ++k) {  // the small real kernel carries the whole scale
+  for (int k = 1; k <= 6; ++k) {  // the small real kernel carries the whole scale
     SCOPED_TRACE("scaled, n = 2^" + std::to_string(k));
     check_shape(0, std::int64_t{1} << k, 33, Scaling::kByN);
     check_shape(0, std::int64_t{1} << k, 33, Scaling::kBySqrtN);
@@ -445,7 +447,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
               Status::kSuccess);
     bool const one_pass = k >= 9 && k <= 15;  // M = 256 .. 16384: the register-chained pass
     EXPECT_EQ(l.fused, one_pass);
-    EXPECT_EQ(l.small, k <= 5);  // n <= 32: the small real kernel, no passes
+    EXPECT_EQ(l.small, k <= 6);  // n <= 64: the small real kernel, no passes
     if (l.small) {
       EXPECT_TRUE(l.row.passes.empty());
       EXPECT_EQ(l.workspace_bytes, 0u);
@@ -458,7 +460,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     }
     // FP16 Z and the split kernel: two or three row passes (k >= 16), or a row FFT of the
     // short or warp pass (32..256 points); FP32 Z below 32 points.
-    bool const z_fp16 = k >= 16 || (k >= 6 && k <= 8);
+    bool const z_fp16 = k >= 16 || (k >= 7 && k <= 8);
     EXPECT_EQ(l.z_fp16, z_fp16);
     for (PassParams const& p : l.row.passes) {  // FP16 throughout where fused or z_fp16
       EXPECT_EQ(p.in_fp32 != 0 || p.out_fp32 != 0, k <= 4);
@@ -473,7 +475,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
                   real_desc(0, std::int64_t{1} << k, 5, Transform::kC2R), l),
               Status::kSuccess);
     EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
-    EXPECT_EQ(l.small, k <= 5);
+    EXPECT_EQ(l.small, k <= 6);
     if (one_pass) {
       ASSERT_EQ(l.row.passes.size(), 1u);
       EXPECT_EQ(l.row.passes[0].real_in, 1);

@@ -3,19 +3,20 @@
 // passes and buffers, and - by running the passes' index maps on the CPU in double precision -
 // that the layout computes the DFT in natural order for 1-D and 2-D, batched, in and out of
 // place. The in-block Stockham merges and the MMA fragment bookkeeping are emulated too.
+#include <fftcore/fftcore.hpp>
+
+#include "../../fftcore/src/tc/fast_pass_layout.hpp"
+#include "../../fftcore/src/tc/plan_logic.hpp"
+#include "common/reference_dft.hpp"
+
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <fftcore/fftcore.hpp>
 #include <set>
 #include <vector>
-
-#include "../../fftcore/src/tc/fast_pass_layout.hpp"
-#include "../../fftcore/src/tc/plan_logic.hpp"
-#include "common/reference_dft.hpp"
 
 namespace {
 
@@ -69,8 +70,9 @@ void emulate(PassLayout const& layout, std::vector<cd> const& in, std::vector<cd
       for (std::int64_t t = 0; t < t_count && o.d0 + t < p.extent[0]; ++t) {
         std::vector<cd> seq(static_cast<std::size_t>(l));
         for (std::int64_t n = 0; n < l; ++n) {
-          seq[static_cast<std::size_t>(n)] = src_copy.at(static_cast<std::size_t>(
-              o.in_base + in_tile_offset(t, n, p.in_stride[0], p.in_elem_stride)));
+          seq[static_cast<std::size_t>(n)] =
+              src_copy.at(static_cast<std::size_t>(o.in_base + in_tile_offset(t, n, p.in_stride[0],
+                                                                              p.in_elem_stride)));
         }
         fft_double(seq);
         for (std::int64_t k = 0; k < l; ++k) {
@@ -153,7 +155,8 @@ TEST(TcPlanLogic, PassesFactoriseEverySize) {
   for (int k = 1; k <= 27; ++k) {
     for (std::int64_t batch : {1, 3}) {
       PassLayout layout;
-      ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, batch), {}, layout),
+      ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, batch), {},
+                                                  layout),
                 fftcore::Status::kSuccess);
       int log_total = 0;
       for (auto const& p : layout.passes) {
@@ -226,14 +229,9 @@ TEST(TcPlanLogic, SplitOverrideIsParsedStrictly) {
 
 TEST(TcPlanLogic, OverriddenSplitsGiveTheDft) {
   // Splits that FFTCORE_TC_SPLIT may ask for: uneven, a short pass first or last, three parts.
-  for (auto const& [k, split] : std::vector<std::pair<int, std::vector<int>>>{{12, {4, 8}},
-                                                                              {13, {1, 12}},
-                                                                              {14, {2, 12}},
-                                                                              {15, {3, 12}},
-                                                                              {15, {7, 8}},
-                                                                              {16, {12, 4}},
-                                                                              {11, {3, 4, 4}},
-                                                                              {17, {8, 9}}}) {
+  for (auto const& [k, split] : std::vector<std::pair<int, std::vector<int>>>{
+           {12, {4, 8}}, {13, {1, 12}}, {14, {2, 12}}, {15, {3, 12}}, {15, {7, 8}},
+           {16, {12, 4}}, {11, {3, 4, 4}}, {17, {8, 9}}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     fftcore::detail::tc::PlanOptions options;
     options.split = split;
@@ -261,8 +259,8 @@ TEST(TcPlanLogic, BlockOriginShortcutsEqualTheGeneralPath) {
   for (int k : {1, 3, 8, 12, 13, 14, 15, 16, 20, 22, 23, 27}) {
     for (std::int64_t batch : {1, 3, 16}) descs.push_back(desc_1d(std::int64_t{1} << k, batch));
   }
-  for (auto [r, c] : std::vector<std::pair<int, int>>{
-           {16, 16}, {512, 256}, {4096, 4096}, {2, 1 << 14}, {1 << 14, 8}, {64, 2048}}) {
+  for (auto [r, c] : std::vector<std::pair<int, int>>{{16, 16}, {512, 256}, {4096, 4096},
+                                                      {2, 1 << 14}, {1 << 14, 8}, {64, 2048}}) {
     descs.push_back(desc_2d(r, c, 3));
   }
   int shortcut_passes = 0, offsets32_passes = 0, linear_passes = 0, nonlinear_passes = 0;
@@ -331,9 +329,9 @@ TEST(TcPlanLogic, StridedTileCapGivesSmallerTilesAndTheDft) {
     for (int k : {15, 20}) {
       SCOPED_TRACE("n = 2^" + std::to_string(k) + ", t = " + std::to_string(t));
       PassLayout layout;
-      ASSERT_EQ(
-          fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, 2), options, layout),
-          fftcore::Status::kSuccess);
+      ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, 2), options,
+                                                  layout),
+                fftcore::Status::kSuccess);
       int capped = 0;
       for (PassParams const& p : layout.passes) {
         if (p.log_length < 8) continue;  // the short pass
@@ -347,15 +345,9 @@ TEST(TcPlanLogic, StridedTileCapGivesSmallerTilesAndTheDft) {
 }
 
 TEST(TcPlanLogic, EmulatedPassesGiveTheDft2d) {
-  for (auto [r, c] : std::vector<std::pair<int, int>>{{2, 2},
-                                                      {16, 16},
-                                                      {2, 1 << 14},
-                                                      {1 << 14, 2},
-                                                      {256, 64},
-                                                      {4096, 8},
-                                                      {8, 4096},
-                                                      {1 << 12, 32},
-                                                      {32, 1 << 12}}) {
+  for (auto [r, c] : std::vector<std::pair<int, int>>{
+           {2, 2}, {16, 16}, {2, 1 << 14}, {1 << 14, 2}, {256, 64}, {4096, 8}, {8, 4096},
+           {1 << 12, 32}, {32, 1 << 12}}) {
     SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
     check_emulated(desc_2d(r, c, 1), false);
     check_emulated(desc_2d(r, c, 3), true);
@@ -422,7 +414,8 @@ std::vector<cd> emulate_block(std::vector<cd> x, PassParams const& p) {
               int const c = ((warp * 4 + u) << 3) + 2 * q + (i & 1);
               int const m = g + 8 * (i >> 1);
               int const t = c >> (log_l - 4), j = c & ((1 << (log_l - 4)) - 1);
-              next[smem_slot(t, merge_write_index(j, m, 4, log_ns), log_l)] = d[m][2 * q + (i & 1)];
+              next[smem_slot(t, merge_write_index(j, m, 4, log_ns), log_l)] =
+                  d[m][2 * q + (i & 1)];
             }
           }
         }
@@ -485,8 +478,9 @@ TEST(TcPlanLogic, RadixSixteenMergesAreBankConflictFree) {
               for (int lane = 0; lane < 32; ++lane) {
                 int const c = ((warp * 4 + u) << 3) + (lane >> 2);
                 int const m = 2 * (lane & 3) + (rh & 1) + 8 * (rh >> 1);
-                slots[lane] = smem_slot(
-                    c >> log_cols, merge_read_index(c & ((1 << log_cols) - 1), m, log_l, 4), log_l);
+                slots[lane] = smem_slot(c >> log_cols,
+                                        merge_read_index(c & ((1 << log_cols) - 1), m, log_l, 4),
+                                        log_l);
               }
               ASSERT_LE(wavefronts(slots), limit)
                   << "read L=2^" << log_l << " T=2^" << log_t << " Ns=2^" << log_ns;
@@ -496,9 +490,9 @@ TEST(TcPlanLogic, RadixSixteenMergesAreBankConflictFree) {
               for (int lane = 0; lane < 32; ++lane) {
                 int const c = ((warp * 4 + u) << 3) + 2 * (lane & 3) + (i & 1);
                 int const m = (lane >> 2) + 8 * (i >> 1);
-                slots[lane] =
-                    smem_slot(c >> log_cols,
-                              merge_write_index(c & ((1 << log_cols) - 1), m, 4, log_ns), log_l);
+                slots[lane] = smem_slot(
+                    c >> log_cols, merge_write_index(c & ((1 << log_cols) - 1), m, 4, log_ns),
+                    log_l);
               }
               ASSERT_EQ(wavefronts(slots), 2)
                   << "write L=2^" << log_l << " T=2^" << log_t << " Ns=2^" << log_ns;
@@ -628,11 +622,11 @@ TEST(TcPlanLogic, VectorLoadsCopyAlignedRunsOfFour) {
   for (int k = 8; k <= 27; ++k) {
     for (std::int64_t batch : {std::int64_t{1}, std::int64_t{3}}) {
       PassLayout layout;
-      ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, batch), {}, layout),
+      ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, batch), {},
+                                                  layout),
                 fftcore::Status::kSuccess);
       int fast_passes = 0;
-      for (PassParams const& p : layout.passes)
-        fast_passes += fftcore::detail::tc::fast::eligible(p);
+      for (PassParams const& p : layout.passes) fast_passes += fftcore::detail::tc::fast::eligible(p);
       // Every register-chained pass of a 1-D transform takes the 16-byte copies.
       int vector_passes = 0;
       expect_vector_runs_aligned(desc_1d(std::int64_t{1} << k, batch), vector_passes);

@@ -376,10 +376,10 @@ TEST(TcSmallPass, EmulatedShortPassesGiveTheDft) {
   for (bool in_place : {false, true}) {
     SCOPED_TRACE(in_place ? "in place" : "out of place");
     for (int k = 1; k <= 4; ++k) check(desc(1, std::int64_t{1} << k, 5), {}, in_place);  // T > 5
-    check(desc(1, 16, 1027), {}, in_place);                // 16 points: a partial last tile
-    check(desc(1, 1 << 16, 2), split({4, 12}), in_place);  // a strided 16-point first pass
-    check(desc(16, 512, 3), {}, in_place);                 // 16-point column pass
-    check(desc(1, 8, 4099), {}, in_place);                 // a partial last tile after full ones
+    check(desc(1, 16, 1027), {}, in_place);                  // 16 points: a partial last tile
+    check(desc(1, 1 << 16, 2), split({4, 12}), in_place);    // a strided 16-point first pass
+    check(desc(16, 512, 3), {}, in_place);                   // 16-point column pass
+    check(desc(1, 8, 4099), {}, in_place);  // a partial last tile after full ones
     check(desc(1, 1 << 13, 3), split({1, 12}), in_place);
     check(desc(1, 1 << 14, 32), split({2, 12}), in_place);  // T = 512: 2 of a round of 8
     check(desc(1, 1 << 11, 3), split({3, 8}), in_place);    // T = 64: 1 of a round of 4
@@ -397,7 +397,7 @@ TEST(TcSmallPass, EmulatedWholeRoundsGiveTheDft) {
   EXPECT_EQ(layout_of(desc(1, 1 << 15, 64), split({3, 12})).passes[0].log_tile, 10);
   EXPECT_EQ(layout_of(desc(1, 1 << 14, 32), split({2, 12})).passes[0].log_tile, 9);
   check(desc(1, 1 << 13, 256), split({1, 12}), false);  // T = 4096: 16 sequences per thread
-  check(desc(1, 1 << 15, 64), split({3, 12}), false);   // T = 1024: 4 sequences per thread
+  check(desc(1, 1 << 15, 64), split({3, 12}), false);  // T = 1024: 4 sequences per thread
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ struct PassParams {
   std::int32_t log_length = 0;  ///< L = 2^log_length
   std::int32_t log_tile = 0;    ///< T = 2^log_tile sequences per block
   std::int32_t stage_count = 0;
-  std::int32_t log_radix[kMaxStages] = {};       ///< in-block merges; 4 (radix 16) runs on MMAs
+  std::int32_t log_radix[kMaxStages] = {};  ///< in-block merges; 4 (radix 16) runs on MMAs
   std::int64_t extent[kDigits - 1] = {1, 1, 1};  ///< D0, D1, D2; d3 takes what is left
   std::int64_t in_stride[kDigits] = {};
   std::int64_t out_stride[kDigits] = {};
@@ -45,7 +45,7 @@ struct PassParams {
   std::int64_t twiddle_stride[kDigits] = {};
   std::int32_t log_twiddle_n = 0;  ///< 0: no twiddle after this pass
   float scale = 1.0f;
-  std::int32_t in_fp32 = 0;  ///< source holds float2 (workspace in FP32 mode), else __half2
+  std::int32_t in_fp32 = 0;   ///< source holds float2 (workspace in FP32 mode), else __half2
   std::int32_t out_fp32 = 0;
   Buffer src = Buffer::kIn;
   Buffer dst = Buffer::kOut;
@@ -59,7 +59,7 @@ struct PassParams {
   /// M + 1 inputs X of that sequence at sum_i d_i in_stride[i] + k (in_elem_stride 1), times
   /// 1/4 to stay in FP16's range (the pass's scale carries the 4).
   std::int32_t real_in = 0;
-  std::int64_t tiles0 = 1;  ///< ceil(D0 / T)
+  std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
   /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1
   /// and D2 where all three are powers of two (else -1), and whether every offset of the pass
@@ -134,10 +134,10 @@ FFTCORE_HD inline BlockOrigin block_origin(PassParams const& p, std::int64_t blo
     rest2 = rest1 / e2;
   }
   if (p.offsets32 != 0) {
-    std::int32_t const d32[kDigits] = {
-        static_cast<std::int32_t>((b - rest0 * tiles0) << p.log_tile),
-        static_cast<std::int32_t>(rest0 - rest1 * e1),
-        static_cast<std::int32_t>(rest1 - rest2 * e2), static_cast<std::int32_t>(rest2)};
+    std::int32_t const d32[kDigits] = {static_cast<std::int32_t>((b - rest0 * tiles0) << p.log_tile),
+                                       static_cast<std::int32_t>(rest0 - rest1 * e1),
+                                       static_cast<std::int32_t>(rest1 - rest2 * e2),
+                                       static_cast<std::int32_t>(rest2)};
     std::int32_t in = 0, out = 0, tw = 0;
     for (int i = 0; i < kDigits; ++i) {
       in += d32[i] * static_cast<std::int32_t>(p.in_stride[i]);
@@ -192,7 +192,8 @@ FFTCORE_HD inline int merge_twiddle_index(int j, int m, int log_r, int log_ns) {
 
 /// The pass twiddle exponent of output k of the sequence with twiddle index tw, as a multiple
 /// of 2 pi / 2^28 (split into a coarse and a fine table index by the caller).
-FFTCORE_HD inline std::uint32_t pass_twiddle_exponent(std::int64_t tw, std::int64_t k, int log_n) {
+FFTCORE_HD inline std::uint32_t pass_twiddle_exponent(std::int64_t tw, std::int64_t k,
+                                                      int log_n) {
   auto const e = static_cast<std::uint64_t>(tw * k) & ((std::uint64_t{1} << log_n) - 1);
   return static_cast<std::uint32_t>(e << (kLogTwiddleBase - log_n));
 }

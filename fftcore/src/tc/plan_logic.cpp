@@ -6,12 +6,12 @@
 // result in natural order. p <= 3 keeps every index map linear.
 #include "tc/plan_logic.hpp"
 
+#include "tc/column_pass_layout.hpp"
+#include "tc/fast_pass_layout.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <new>
-
-#include "tc/column_pass_layout.hpp"
-#include "tc/fast_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -26,7 +26,7 @@ constexpr int kLogTargetBlockElements = 13;  // 64 KiB of FP32 shared memory, 51
 /// tiles: 2^12 FP16 elements, 256 threads, four blocks per SM, whose load, compute and store
 /// phases overlap better than those of two 512-thread blocks.
 constexpr int kLogTargetBlockElementsFast = FFTCORE_TC_LOG_FAST_TILE;
-constexpr int kLogMinCoalescedTile = 3;  // 8 adjacent __half2 = one 32-byte sector
+constexpr int kLogMinCoalescedTile = 3;      // 8 adjacent __half2 = one 32-byte sector
 constexpr std::int64_t kMaxElementsFp32Intermediate2d = 4096;
 
 int log2_exact(std::int64_t v) {
@@ -80,7 +80,8 @@ struct Digit {
 };
 
 PassParams make_pass(int log_l, int log_tile, std::vector<Digit> const& digits,
-                     std::int64_t in_elem, std::int64_t out_elem, int log_twiddle_n, bool scatter) {
+                     std::int64_t in_elem, std::int64_t out_elem, int log_twiddle_n,
+                     bool scatter) {
   PassParams p;
   p.log_length = log_l;
   p.log_tile = log_tile;
@@ -143,10 +144,11 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   std::vector<int> const& split = options.split;
   int split_sum = 0;
   for (int part : split) split_sum += part;
-  std::vector<int> const parts = !split.empty() && split_sum == log_n
-                                     ? split
-                                     : split_length(log_n, vector, options.fp32_ends,
-                                                    (std::int64_t{1} << log_n) * vector * batch);
+  std::vector<int> const parts =
+      !split.empty() && split_sum == log_n
+          ? split
+          : split_length(log_n, vector, options.fp32_ends,
+                         (std::int64_t{1} << log_n) * vector * batch);
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
@@ -179,7 +181,8 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
     digits.push_back({outer, span * v, span * v, 0});
     int const lt =
         choose_log_tile(log_l, log_min, vector > 1 ? log_v : log_inner, total >> log_l, options);
-    passes.push_back(make_pass(log_l, lt, digits, inner * v, inner * v, log_l + log_inner, false));
+    passes.push_back(make_pass(log_l, lt, digits, inner * v, inner * v, log_l + log_inner,
+                               false));
     outer <<= log_l;
   }
   int const log_l = parts.back();
@@ -221,7 +224,8 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 
 }  // namespace
 
-std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends, std::int64_t total) {
+std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
+                              std::int64_t total) {
   if (vector == 1 && fp32_ends && (log_n == 13 || log_n == 14)) {
     return {log_n - 12, 12};  // the short pass, then a 4096-point one (both FP16 inside)
   }
@@ -249,18 +253,12 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends, st
     // with 4096- or 1024-point register-chained passes. 2^13 and 2^14 are one pass (the
     // register-chained pass with split step C).
     switch (log_n) {
-      case 15:
-        return {3, 12};  // 2.62 (8, 7) -> 1.80
-      case 18:
-        return {8, 10};  // 2.14 (9, 9) -> 2.08
-      case 19:
-        return {9, 10};  // 2.30 (10, 9) -> 2.23
-      case 21:
-        return {10, 11};  // 2.64 (11, 10) -> 2.41 (H100, session 6)
-      case 23:
-        return {3, 10, 10};  // 3.75 (8, 8, 7) -> 2.88
-      default:
-        break;
+      case 15: return {3, 12};      // 2.62 (8, 7) -> 1.80
+      case 18: return {8, 10};      // 2.14 (9, 9) -> 2.08
+      case 19: return {9, 10};      // 2.30 (10, 9) -> 2.23
+      case 21: return {10, 11};     // 2.64 (11, 10) -> 2.41 (H100, session 6)
+      case 23: return {3, 10, 10};  // 3.75 (8, 8, 7) -> 2.88
+      default: break;
     }
   }
   int const log_v = ceil_log2(vector);
@@ -332,8 +330,8 @@ void set_origin_shortcuts(PassParams& p) noexcept {
   p.log_extent2 = pow2 ? l2 : -1;
   // The largest value of each digit, then the largest offset of each kind.
   std::int64_t const per_d3 = p.tiles0 * p.extent[1] * p.extent[2];
-  std::int64_t const top[kDigits] = {(p.tiles0 << p.log_tile) - 1, p.extent[1] - 1, p.extent[2] - 1,
-                                     (p.blocks + per_d3 - 1) / per_d3 - 1};
+  std::int64_t const top[kDigits] = {(p.tiles0 << p.log_tile) - 1, p.extent[1] - 1,
+                                     p.extent[2] - 1, (p.blocks + per_d3 - 1) / per_d3 - 1};
   constexpr std::int64_t kLimit = (std::int64_t{1} << 31) - 1;
   bool fits = true;
   for (std::int64_t const* stride : {p.in_stride, p.out_stride, p.twiddle_stride}) {
@@ -390,7 +388,8 @@ Status finish_layout(Scaling scaling, bool fp32_intermediate, std::int64_t total
 
 }  // namespace
 
-Status build_layout(PlanDesc const& desc, PlanOptions const& options, PassLayout& layout) noexcept {
+Status build_layout(PlanDesc const& desc, PlanOptions const& options,
+                    PassLayout& layout) noexcept {
   if (Status s = check_descriptor(desc); s != Status::kSuccess) return s;
   try {
     layout = PassLayout{};

@@ -14,10 +14,10 @@
 // before it in C2R, all on one stream).
 #include "tc/real_layout.hpp"
 
+#include "tc/fast_pass_layout.hpp"
+
 #include <algorithm>
 #include <cmath>
-
-#include "tc/fast_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -169,10 +169,10 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
   auto const rows = static_cast<std::size_t>(layout.rows);
   auto const um = static_cast<std::size_t>(m);
   // Y: FP16 rows of y_pitch when fused, else FP32 rows of M + 1.
-  std::size_t const y_bytes = desc.rank != 2 ? 0
-                              : layout.fused
-                                  ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
-                                  : align_up(rows * (um + 1) * sizeof(float) * 2);
+  std::size_t const y_bytes =
+      desc.rank != 2 ? 0
+      : layout.fused ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
+                     : align_up(rows * (um + 1) * sizeof(float) * 2);
   std::size_t const z_bytes =
       m > 1 && !layout.fused ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2)) : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);

@@ -11,7 +11,7 @@
 // is kept for M < 256 and small 2-D shapes, where the passes are cheap and cuFFT's error small.
 // 1-D with M > 16384 (z_fp16): Z in FP16, so the row FFT runs the FP16 kernels and the split
 // kernel moves FP16 (C2R: Z / 4, the row FFT's first pass scales by 4).
-// Small (1-D, n <= 32): one kernel from the reals to the half spectrum and back (FFT and split
+// Small (1-D, n <= 64): one kernel from the reals to the half spectrum and back (FFT and split
 // in FP32 registers, one rounding), no Z.
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
@@ -21,11 +21,12 @@
 // rounding more each than the FP32 Z and Y.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
 #include <fftcore/fftcore.hpp>
 
 #include "plan_logic.hpp"
+
+#include <cstddef>
+#include <cstdint>
 
 namespace fftcore::detail::tc {
 
@@ -38,14 +39,14 @@ struct RealLayout {
   int log_m = 0;           ///< M = 2^log_m = (last dim) / 2
   float split_factor = 1;  ///< scale applied in the split step (see real_layout.cpp)
   bool fused = false;      ///< the split rides in the row pass (no split kernel, no Z, FP16 Y)
-  /// 1-D, n = 2 M <= 32 (M <= kSmallRealMaxM): one kernel does the M-point FFT and the split
+  /// 1-D, n = 2 M <= 64 (M <= kSmallRealMaxM): one kernel does the M-point FFT and the split
   /// (launch_small_real); no row passes, no workspace, split_factor the whole scale.
   bool small = false;
   bool rank2 = false;
-  bool z_fp16 = false;       ///< 1-D, M > 16384: Z in FP16 between the row FFT and the split kernel
+  bool z_fp16 = false;  ///< 1-D, M > 16384: Z in FP16 between the row FFT and the split kernel
   std::int64_t y_pitch = 0;  ///< fused rank 2: Y's row pitch, M + 1 rounded up to 8 elements
-  PassLayout row;            ///< complex FFT of M points on `rows` sequences (empty when M = 1)
-  PassLayout column;         ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
+  PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
+  PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
   /// Byte offsets of the FP32 buffers and the sub-plans' workspaces in the plan's workspace.
   std::size_t z_offset = 0;
   std::size_t y_offset = 0;
@@ -56,7 +57,7 @@ struct RealLayout {
 
 /// The largest M of the small real kernel (RealLayout::small): one thread holds a row's M
 /// complex values and M + 1 outputs in registers.
-inline constexpr std::int64_t kSmallRealMaxM = 16;
+inline constexpr std::int64_t kSmallRealMaxM = 32;
 
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as

@@ -27,7 +27,7 @@ struct SplitArgs {
 [[nodiscard]] cudaError_t launch_split_inverse(SplitArgs const& args, void const* x, void* z,
                                                cudaStream_t stream) noexcept;
 
-/// The fused real transforms of n = 2 M <= 32 points (RealLayout::small, kernels/
+/// The fused real transforms of n = 2 M <= 64 points (RealLayout::small, kernels/
 /// small_real_kernel.cu): R2C from the rows of n FP16 reals in `in` to the rows of M + 1
 /// half-spectrum values in `out`, or C2R back; `args.factor` is the whole transform's scale
 /// (in_fp32 / out_fp32 unused: FP16 on both sides).

@@ -10,15 +10,9 @@ namespace fftcore::detail::tc {
 __device__ __forceinline__ float2 cmul(float2 a, float2 b) {
   return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
-__device__ __forceinline__ float2 cadd(float2 a, float2 b) {
-  return make_float2(a.x + b.x, a.y + b.y);
-}
-__device__ __forceinline__ float2 csub(float2 a, float2 b) {
-  return make_float2(a.x - b.x, a.y - b.y);
-}
-__device__ __forceinline__ float2 cscale(float2 a, float s) {
-  return make_float2(a.x * s, a.y * s);
-}
+__device__ __forceinline__ float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ __forceinline__ float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__device__ __forceinline__ float2 cscale(float2 a, float s) { return make_float2(a.x * s, a.y * s); }
 
 /// W_{2^14}^index from the coarse table, conjugated for the inverse direction.
 __device__ __forceinline__ float2 coarse_twiddle(float2 const* coarse, int index, bool inverse) {
@@ -89,30 +83,14 @@ __device__ __forceinline__ float2 w8(int k, bool inverse) {
   constexpr float c = 0.70710678118654752f;
   float2 w;
   switch (k & 7) {
-    case 0:
-      w = make_float2(1.f, 0.f);
-      break;
-    case 1:
-      w = make_float2(c, -c);
-      break;
-    case 2:
-      w = make_float2(0.f, -1.f);
-      break;
-    case 3:
-      w = make_float2(-c, -c);
-      break;
-    case 4:
-      w = make_float2(-1.f, 0.f);
-      break;
-    case 5:
-      w = make_float2(-c, c);
-      break;
-    case 6:
-      w = make_float2(0.f, 1.f);
-      break;
-    default:
-      w = make_float2(c, c);
-      break;
+    case 0: w = make_float2(1.f, 0.f); break;
+    case 1: w = make_float2(c, -c); break;
+    case 2: w = make_float2(0.f, -1.f); break;
+    case 3: w = make_float2(-c, -c); break;
+    case 4: w = make_float2(-1.f, 0.f); break;
+    case 5: w = make_float2(-c, c); break;
+    case 6: w = make_float2(0.f, 1.f); break;
+    default: w = make_float2(c, c); break;
   }
   if (inverse) w.y = -w.y;
   return w;
@@ -149,24 +127,12 @@ __device__ __forceinline__ float2 times_w16(float2 d, int e) {
   constexpr float kC2 = 0.70710678118654752f;
   float2 wv;
   switch (e) {
-    case 1:
-      wv = make_float2(kC1, -kS1);
-      break;
-    case 2:
-      wv = make_float2(kC2, -kC2);
-      break;
-    case 3:
-      wv = make_float2(kS1, -kC1);
-      break;
-    case 5:
-      wv = make_float2(-kS1, -kC1);
-      break;
-    case 6:
-      wv = make_float2(-kC2, -kC2);
-      break;
-    default:
-      wv = make_float2(-kC1, -kS1);
-      break;
+    case 1: wv = make_float2(kC1, -kS1); break;
+    case 2: wv = make_float2(kC2, -kC2); break;
+    case 3: wv = make_float2(kS1, -kC1); break;
+    case 5: wv = make_float2(-kS1, -kC1); break;
+    case 6: wv = make_float2(-kC2, -kC2); break;
+    default: wv = make_float2(-kC1, -kS1); break;
   }
   return cmul(d, wv);
 }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The fused real transforms of n = 2 M <= 32 points (1-D, RealLayout::small): one kernel from
+// The fused real transforms of n = 2 M <= 64 points (1-D, RealLayout::small): one kernel from
 // the data to the half spectrum (R2C) or back (C2R), one thread per row in FP32 registers,
 // the M-point FFT and the split (real_split.hpp) together, one FP16 rounding.
 //
 // The unfused steps (a short-pass row FFT into FP32 Z, the split kernel) moved 12 bytes per
 // point where the transform needs 4-5 (H200, 2^28 reals: R2C 0.53-0.74x the speed of the
-// complex transform of as many points at n = 4..32). A warp takes 512 / M adjacent rows (16 / M
-// per lane): rows of M words (n FP16 reals) and of M + 1 words (half spectrum) lie back to
-// back, so the warp loads and stores them as runs of 32 words (128 bytes per access) staged
+// complex transform of as many points at n = 4..64). A warp takes 512 / M adjacent rows (16 / M
+// per lane, at least one): rows of M words (n FP16 reals) and of M + 1 words (half spectrum) lie
+// back to back, so the warp loads and stores them as runs of 32 words (128 bytes per access) staged
 // through shared memory in rows of M + 1 words (an odd stride for M >= 2: each lane's own row
 // is conflict-free).
 #include <cuda_fp16.h>
@@ -25,6 +25,48 @@ namespace {
 
 constexpr int kWarps = 8;  // 256 threads per block
 
+/// Rows per lane and chunk: 16 / M (at least one), so that a lane has 16-33 loads in flight at
+/// every M (one row of 2 reals per lane left the DRAM idle).
+constexpr int rows_per_lane(int log_m) { return log_m >= 4 ? 1 : 16 >> log_m; }
+
+/// z[k] = DFT_M(a)[k] in natural order (a is overwritten): M <= 16 by the DIF butterflies,
+/// M = 32 as one radix-2 DIF step (twiddles W_32^i) and two 16-point DFTs.
+template <int kLogM>
+__device__ __forceinline__ void dft_natural(float2 (&a)[1 << kLogM], float2 (&z)[1 << kLogM]) {
+  constexpr int kM = 1 << kLogM;
+  if constexpr (kLogM == 5) {
+    float2 even[16], odd[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      even[i] = cadd(a[i], a[i + 16]);
+      odd[i] = cmul(csub(a[i], a[i + 16]), w32(i));
+    }
+    dft_pow2<4>(even);
+    dft_pow2<4>(odd);
+#pragma unroll
+    for (int k = 0; k < 16; ++k) {
+      z[2 * k] = even[bit_reverse<4>(k)];
+      z[2 * k + 1] = odd[bit_reverse<4>(k)];
+    }
+  } else {
+    if constexpr (kLogM > 0) dft_pow2<kLogM>(a);  // a[bit_reverse(k)] = Z[k]
+#pragma unroll
+    for (int k = 0; k < kM; ++k) z[k] = a[bit_reverse<kLogM>(k)];
+  }
+}
+
+/// The split's W^k = exp(-i pi k / M) = W_2M^k, k < M / 2: W_32^(16 k / M) up to M = 16;
+/// at M = 32, W_32^(k / 2) times W_64 for odd k (one FP32 product, ~1e-7).
+template <int kLogM>
+__device__ __forceinline__ float2 split_w(int k) {
+  if constexpr (kLogM <= 4) {
+    return w32(k << (4 - kLogM));
+  } else {
+    float2 const w = w32(k >> 1);
+    return (k & 1) != 0 ? cmul(w, make_float2(9.951847267e-01f, -9.801714033e-02f)) : w;
+  }
+}
+
 /// X[k] (k <= M) of the rows' reals z (M words, read as complex), or z from X; f: the whole
 /// transform's scale (RealLayout::split_factor).
 template <int kLogM, bool kForward>
@@ -33,9 +75,7 @@ __global__ void __launch_bounds__(32 * kWarps)
   constexpr int kM = 1 << kLogM;
   constexpr int kInWords = kForward ? kM : kM + 1;  // per row
   constexpr int kOutWords = kForward ? kM + 1 : kM;
-  // Rows per lane and chunk: 16 / M, so that a lane has 16-17 loads in flight at every M (one
-  // row of 2 reals per lane left the DRAM idle).
-  constexpr int kG = 16 >> kLogM;
+  constexpr int kG = rows_per_lane(kLogM);
   constexpr int kRows = 32 * kG;  // per warp and chunk
   __shared__ std::uint32_t stage_all[kWarps][kRows * (kM + 1)];
   int const lane = static_cast<int>(threadIdx.x) & 31;
@@ -70,8 +110,9 @@ __global__ void __launch_bounds__(32 * kWarps)
         // Z = DFT_M(z), then X[k] = split(Z[k], Z[M - k]) (real_split.hpp), W^k = W_32^(16k/M).
 #pragma unroll
         for (int n = 0; n < kM; ++n) a[n] = unpack_word(own[n]);
-        if constexpr (kLogM > 0) dft_pow2<kLogM>(a);  // a[bit_reverse(k)] = Z[k]
-        auto const z = [&a](int k) { return a[bit_reverse<kLogM>(k)]; };
+        float2 zn[kM];
+        dft_natural<kLogM>(a, zn);
+        auto const z = [&zn](int k) { return zn[k]; };
         float2 x0, xm;
         split_forward_ends(z(0), f, x0, xm);
         own[0] = pack_word(x0);
@@ -80,7 +121,7 @@ __global__ void __launch_bounds__(32 * kWarps)
 #pragma unroll
         for (int k = 1; k < kM / 2; ++k) {
           float2 xk, xmk;
-          split_forward_pair(z(k), z(kM - k), w32(k * 16 / kM), f, xk, xmk);
+          split_forward_pair(z(k), z(kM - k), split_w<kLogM>(k), f, xk, xmk);
           own[k] = pack_word(xk);
           own[kM - k] = pack_word(xmk);
         }
@@ -91,17 +132,14 @@ __global__ void __launch_bounds__(32 * kWarps)
         if constexpr (kM >= 2) zs[kM / 2] = split_inverse_middle(unpack_word(own[kM / 2]), f);
 #pragma unroll
         for (int k = 1; k < kM / 2; ++k) {
-          split_inverse_pair(unpack_word(own[k]), unpack_word(own[kM - k]), w32(k * 16 / kM), f,
+          split_inverse_pair(unpack_word(own[k]), unpack_word(own[kM - k]), split_w<kLogM>(k), f,
                              zs[k], zs[kM - k]);
         }
 #pragma unroll
         for (int n = 0; n < kM; ++n) a[n] = make_float2(zs[n].x, -zs[n].y);
-        if constexpr (kLogM > 0) dft_pow2<kLogM>(a);
+        dft_natural<kLogM>(a, zs);
 #pragma unroll
-        for (int n = 0; n < kM; ++n) {
-          float2 const y = a[bit_reverse<kLogM>(n)];
-          own[n] = pack_word(make_float2(y.x, -y.y));
-        }
+        for (int n = 0; n < kM; ++n) own[n] = pack_word(make_float2(zs[n].x, -zs[n].y));
       }
     }
     // Each lane wrote only its own rows; the warp then stores the run of output rows.
@@ -119,7 +157,8 @@ __global__ void __launch_bounds__(32 * kWarps)
 template <int kLogM>
 cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out,
                      cudaStream_t stream) noexcept {
-  std::int64_t const chunks = (a.rows + (32 << (4 - kLogM)) - 1) / (32 << (4 - kLogM));
+  std::int64_t const rows = 32 * rows_per_lane(kLogM);  // per warp and chunk
+  std::int64_t const chunks = (a.rows + rows - 1) / rows;
   // Grid-stride over the warps' chunks: at most 16 blocks per SM's worth (132 SMs on an
   // H100/H200).
   auto const grid = static_cast<unsigned>(
@@ -150,6 +189,8 @@ cudaError_t launch_small_real(SplitArgs const& args, bool r2c, void const* in, v
       return launch_m<3>(args, r2c, in, out, stream);
     case 4:
       return launch_m<4>(args, r2c, in, out, stream);
+    case 5:
+      return launch_m<5>(args, r2c, in, out, stream);
     default:
       return cudaErrorInvalidValue;
   }
