@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Plan helpers shared by the CPU tests of the pass kernels (tc_small/warp/column/stockham
 // _pass_test): descriptors of 1-D and 2-D transforms, their pass layouts, forced splits, the
-// bank-conflict count of a warp's float2 shared-memory access, and the comparison of emulated
-// rows with a direct DFT.
+// bank-conflict count of a warp's float2 shared-memory access, the direct DFT of a butterfly's
+// inputs, and the comparison of emulated rows with a direct DFT.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstddef>
@@ -70,6 +71,20 @@ int float2_wavefronts(Slots const& slots) {
 }
 
 /// The largest error of `out` (rows of `cols` points back to back) against scale times the
+/// Direct DFT of x[0..n) (a butterfly's n <= 16 inputs), sign -1: the emulations' radix-R step.
+inline std::array<std::complex<double>, 16> small_dft(std::array<std::complex<double>, 16> const& x,
+                                                     int n) {
+  std::array<std::complex<double>, 16> y{};
+  for (int k = 0; k < n; ++k) {
+    std::complex<double> sum = 0;
+    for (int j = 0; j < n; ++j) {
+      sum += x[static_cast<std::size_t>(j)] * tcfft::testing::root_of_unity((j * k) % n, n, false);
+    }
+    y[static_cast<std::size_t>(k)] = sum;
+  }
+  return y;
+}
+
 /// direct long-double DFT of the same rows of `x` (sign +1 for the inverse) times factor(i) for
 /// output i, and the largest |x|: {max error, max |x|}. A NaN output counts as an infinite
 /// error (outputs never written stay NaN).

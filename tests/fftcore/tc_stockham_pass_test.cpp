@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -33,6 +34,7 @@ using tcfft::testing::plans::float2_wavefronts;
 using tcfft::testing::plans::layout_of;
 using tcfft::testing::plans::log2_of;
 using tcfft::testing::plans::row_dft_error;
+using tcfft::testing::plans::small_dft;
 using tcfft::testing::plans::split;
 
 constexpr std::int64_t kBatches[] = {1, 3, 5, 4099, 65536};
@@ -225,20 +227,6 @@ TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
   }
 }
 
-/// Direct forward DFT of x (n <= 16 points).
-std::vector<cd> dft(std::vector<cd> const& x) {
-  int const n = static_cast<int>(x.size());
-  std::vector<cd> y(x.size());
-  for (int k = 0; k < n; ++k) {
-    cd sum = 0;
-    for (int m = 0; m < n; ++m) {
-      sum += x[static_cast<std::size_t>(m)] * tcfft::testing::root_of_unity((m * k) % n, n, false);
-    }
-    y[static_cast<std::size_t>(k)] = sum;
-  }
-  return y;
-}
-
 /// One pass as the Stockham kernel runs it, forward: blocks, rounds of 2^log_threads / T
 /// sequences, thread j of a sequence loading x[j + T i] at 32-bit in-tile offsets, the three
 /// stages (butterflies v = j + u T, inputs a[u + m E / R], twiddles W_{Ns R}^((v mod Ns) m) and
@@ -283,7 +271,7 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
             for (int u = 0; u < (16 >> log_r); ++u) {
               int const v = j + u * threads_per_seq;
               int const kv = v & ((1 << log_ns) - 1);
-              std::vector<cd> in(static_cast<std::size_t>(radix));
+              std::array<cd, 16> in{};
               for (int m = 0; m < radix; ++m) {
                 cd const w = tcfft::testing::root_of_unity(kv * m, radix << log_ns, false);
                 in[static_cast<std::size_t>(m)] =
@@ -291,7 +279,7 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
                      [static_cast<std::size_t>(sp::input_register(u, m, log_r))] *
                     w * (s == 1 ? static_cast<double>(p.scale) : 1.0);
               }
-              std::vector<cd> const y = dft(in);
+              std::array<cd, 16> const y = small_dft(in, radix);
               for (int k = 0; k < radix; ++k) {
                 int const idx = fftcore::detail::tc::merge_write_index(v, k, log_r, log_ns);
                 if (s + 1 < sp::stages(log_l)) {

@@ -34,6 +34,7 @@ using tcfft::testing::plans::float2_wavefronts;
 using tcfft::testing::plans::layout_of;
 using tcfft::testing::plans::log2_of;
 using tcfft::testing::plans::row_dft_error;
+using tcfft::testing::plans::small_dft;
 using tcfft::testing::plans::split;
 
 /// The 1-D batches and the 2-D shapes (rows of 32..256 points) of these tests.
@@ -267,19 +268,6 @@ TEST(TcWarpPass, ExchangeIsBankConflictFree) {
   }
 }
 
-/// Direct DFT of x[0..n) (n = R1 or P <= 16), sign -1.
-std::array<cd, 16> dft(std::array<cd, 16> const& x, int n) {
-  std::array<cd, 16> y{};
-  for (int k = 0; k < n; ++k) {
-    cd sum = 0;
-    for (int j = 0; j < n; ++j) {
-      sum += x[static_cast<std::size_t>(j)] * tcfft::testing::root_of_unity((j * k) % n, n, false);
-    }
-    y[static_cast<std::size_t>(k)] = sum;
-  }
-  return y;
-}
-
 /// One pass as the warp-pass kernel runs it, forward: blocks, rounds (whole ones without the
 /// bounds test, as the kernel takes them), warps of 32 / P groups of P lanes; step 1 (loads of
 /// x[P n1 + p] at 32-bit in-tile offsets, the R1-point DFT, scale W_L^(p k1), the exchange
@@ -327,7 +315,7 @@ void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& 
               a[static_cast<std::size_t>(n1)] =
                   src.at(static_cast<std::size_t>(o.in_base + (at + (n1 << log_p))));
             }
-            std::array<cd, 16> const y = dft(a, r1);
+            std::array<cd, 16> const y = small_dft(a, r1);
             for (int k1 = 0; k1 < r1; ++k1) {
               xs.at(static_cast<std::size_t>(wp::exchange_slot(g, s * r1 + k1, pl, log_l))) =
                   y[static_cast<std::size_t>(k1)] * scale *
@@ -347,7 +335,7 @@ void run_warp(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& 
               c[static_cast<std::size_t>(pp)] = xs.at(
                   static_cast<std::size_t>(wp::exchange_slot(g, (q << log_c) + e, pp, log_l)));
             }
-            x[e] = dft(c, lanes);
+            x[e] = small_dft(c, lanes);
           }
           int const t = wp::tile_sequence(r, group, s2, log_threads, log_l);
           if (!whole && t >= valid_t) continue;

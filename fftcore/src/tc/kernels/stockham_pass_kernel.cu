@@ -115,27 +115,27 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return -1;
     int const t = static_cast<int>(w & ((1 << log_rounds) - 1)) * round_sequences + seq_slot;
+    // Whole tiles at one step (PassParams::linear_blocks): one product per pointer (b < 2^31),
+    // and every sequence of the tile exists; else block_origin and the tile's end.
+    std::int64_t in_base = 0, out_base = 0;
+    int ok = 1;
     if (p.linear_blocks != 0) {
-      // Whole tiles at one step (PassParams::linear_blocks): one product per pointer (b < 2^31).
       auto const b32 = static_cast<std::uint32_t>(b);
-      std::int64_t const in_base = static_cast<std::int64_t>(b32) * p.block_in_step;
-      std::int64_t const out_base = static_cast<std::int64_t>(b32) * p.block_out_step;
-      from = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_base) +
-                    (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(j)));
-      to = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_base) +
-                  (static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(j)));
-      at = static_cast<std::uint32_t>(out_base) + static_cast<std::uint32_t>(t) * out_s0 +
-           static_cast<std::uint32_t>(j);
-      return 1;
+      in_base = static_cast<std::int64_t>(b32) * p.block_in_step;
+      out_base = static_cast<std::int64_t>(b32) * p.block_out_step;
+    } else {
+      BlockOrigin const o = block_origin(p, b);
+      in_base = o.in_base;
+      out_base = o.out_base;
+      ok = t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
     }
-    BlockOrigin const o = block_origin(p, b);
-    from = opaque(opaque(static_cast<std::uint32_t const*>(src) + o.in_base) +
+    from = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_base) +
                   (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(j)));
-    to = opaque(opaque(static_cast<std::uint32_t*>(dst) + o.out_base) +
+    to = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_base) +
                 (static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(j)));
-    at = static_cast<std::uint32_t>(o.out_base) + static_cast<std::uint32_t>(t) * out_s0 +
+    at = static_cast<std::uint32_t>(out_base) + static_cast<std::uint32_t>(t) * out_s0 +
          static_cast<std::uint32_t>(j);
-    return t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
+    return ok;
   };
   // The next item's 16 words are loaded before this item's stages run (software pipelining):
   // with ~20 warps resident per SM, loads issued only at the top of each item left the DRAM at
