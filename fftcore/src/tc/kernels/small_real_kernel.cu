@@ -13,12 +13,10 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
-#include "tc/kernels/pass_launch.hpp"
 #include "tc/real_split.hpp"
 #include "tc/real_transform.hpp"
 
@@ -160,17 +158,18 @@ template <int kLogM>
 cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out,
                      cudaStream_t stream) noexcept {
   std::int64_t const rows = 32 * rows_per_lane(kLogM);  // per warp and chunk
-  std::int64_t const blocks = ((a.rows + rows - 1) / rows + kWarps - 1) / kWarps;
-  // Grid-stride over the warps' chunks, as many blocks as stay resident (resident_grid).
-  auto const kernel = forward ? small_real_kernel<kLogM, true> : small_real_kernel<kLogM, false>;
-  static std::atomic<int> resident_cache[2] = {};
-  unsigned grid = 0;
-  cudaError_t const e =
-      resident_grid(kernel, 32 * kWarps, 0, resident_cache[forward ? 1 : 0], blocks, grid);
-  if (e != cudaSuccess) return e;
+  std::int64_t const chunks = (a.rows + rows - 1) / rows;
+  // Grid-stride over the warps' chunks: at most 16 blocks per SM's worth (132 SMs on an
+  // H100/H200).
+  auto const grid = static_cast<unsigned>(
+      std::max<std::int64_t>(1, std::min<std::int64_t>((chunks + kWarps - 1) / kWarps, 132 * 16)));
   auto const* src = static_cast<std::uint32_t const*>(in);
   auto* dst = static_cast<std::uint32_t*>(out);
-  kernel<<<grid, 32 * kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
+  if (forward) {
+    small_real_kernel<kLogM, true><<<grid, 32 * kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
+  } else {
+    small_real_kernel<kLogM, false><<<grid, 32 * kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
+  }
   return cudaGetLastError();
 }
 
