@@ -429,7 +429,7 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r1d) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     check_shape(0, std::int64_t{1} << k, k <= 12 ? 3 : 1, Scaling::kNone);
   }
-  for (int k = 1; k <= 6; ++k) {  // the small real kernel carries the whole scale
+  for (int k = 1; k <= 8; ++k) {  // the small real kernels carry the whole scale
     SCOPED_TRACE("scaled, n = 2^" + std::to_string(k));
     check_shape(0, std::int64_t{1} << k, 33, Scaling::kByN);
     check_shape(0, std::int64_t{1} << k, 33, Scaling::kBySqrtN);
@@ -447,7 +447,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
               Status::kSuccess);
     bool const one_pass = k >= 9 && k <= 15;  // M = 256 .. 16384: the register-chained pass
     EXPECT_EQ(l.fused, one_pass);
-    EXPECT_EQ(l.small, k <= 6);  // n <= 64: the small real kernel, no passes
+    EXPECT_EQ(l.small, k <= 8);  // n <= 256: the small real kernels, no passes
     if (l.small) {
       EXPECT_TRUE(l.row.passes.empty());
       EXPECT_EQ(l.workspace_bytes, 0u);
@@ -458,9 +458,9 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
       EXPECT_EQ(l.row.passes[0].out_stride[0], (std::int64_t{1} << (k - 1)) + 1);
       EXPECT_EQ(l.workspace_bytes, 0u);
     }
-    // FP16 Z and the split kernel: two or three row passes (k >= 16), or a row FFT of the
-    // short or warp pass (32..256 points); FP32 Z below 32 points.
-    bool const z_fp16 = k >= 16 || (k >= 7 && k <= 8);
+    // FP16 Z and the split kernel: two or three row passes (k >= 16); up to 256 points the
+    // small real kernels, no Z.
+    bool const z_fp16 = k >= 16;
     EXPECT_EQ(l.z_fp16, z_fp16);
     for (PassParams const& p : l.row.passes) {  // FP16 throughout where fused or z_fp16
       EXPECT_EQ(p.in_fp32 != 0 || p.out_fp32 != 0, k <= 4);
@@ -475,7 +475,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
                   real_desc(0, std::int64_t{1} << k, 5, Transform::kC2R), l),
               Status::kSuccess);
     EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
-    EXPECT_EQ(l.small, k <= 6);
+    EXPECT_EQ(l.small, k <= 8);
     if (one_pass) {
       ASSERT_EQ(l.row.passes.size(), 1u);
       EXPECT_EQ(l.row.passes[0].real_in, 1);

@@ -265,10 +265,11 @@ TEST_F(RealTransform, C2rFusedSizesOddBatches) {
   }
 }
 
-/// The small real kernel's sizes (n = 2 .. 64, 32 rows or more per warp) with batches that end
-/// inside a warp's rows, and a few whole blocks; a small set for compute-sanitizer.
+/// The small real kernels' sizes (n = 2 .. 64: 32 rows or more per warp; 128, 256: 8 and 4)
+/// with batches that end inside a warp's rows, and a few whole blocks; a small set for
+/// compute-sanitizer.
 TEST_F(RealTransform, SmallSizesOddBatches) {
-  for (int k = 1; k <= 6; ++k) {
+  for (int k = 1; k <= 8; ++k) {
     for (std::int64_t batch : {1, 31, 33, 8 * 32 * 3 + 17}) {
       SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
       compare_r2c(0, std::int64_t{1} << k, batch);

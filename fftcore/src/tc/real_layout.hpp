@@ -11,8 +11,8 @@
 // is kept for M < 256 and small 2-D shapes, where the passes are cheap and cuFFT's error small.
 // 1-D with M > 16384 (z_fp16): Z in FP16, so the row FFT runs the FP16 kernels and the split
 // kernel moves FP16 (C2R: Z / 4, the row FFT's first pass scales by 4).
-// Small (1-D, n <= 64): one kernel from the reals to the half spectrum and back (FFT and split
-// in FP32 registers, one rounding), no Z.
+// Small (1-D, n <= 256): one kernel from the reals to the half spectrum and back (FFT and
+// split in FP32 registers, one rounding), no Z.
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
@@ -39,7 +39,7 @@ struct RealLayout {
   int log_m = 0;           ///< M = 2^log_m = (last dim) / 2
   float split_factor = 1;  ///< scale applied in the split step (see real_layout.cpp)
   bool fused = false;      ///< the split rides in the row pass (no split kernel, no Z, FP16 Y)
-  /// 1-D, n = 2 M <= 64 (M <= kSmallRealMaxM): one kernel does the M-point FFT and the split
+  /// 1-D, n = 2 M <= 256 (M <= kSmallRealMaxM): one kernel does the M-point FFT and the split
   /// (launch_small_real); no row passes, no workspace, split_factor the whole scale.
   bool small = false;
   bool rank2 = false;
@@ -55,9 +55,10 @@ struct RealLayout {
   std::size_t workspace_bytes = 0;
 };
 
-/// The largest M of the small real kernel (RealLayout::small): one thread holds a row's M
-/// complex values and M + 1 outputs in registers.
-inline constexpr std::int64_t kSmallRealMaxM = 32;
+/// The largest M of the small real kernels (RealLayout::small): up to 32 one thread holds a
+/// row's M complex values and M + 1 outputs in registers; at 64 and 128, M / 16 lanes
+/// (medium_real_layout.hpp).
+inline constexpr std::int64_t kSmallRealMaxM = 128;
 
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as
