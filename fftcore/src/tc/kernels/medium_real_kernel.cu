@@ -39,7 +39,7 @@ __device__ __forceinline__ float2 split_w8(int k2) {
 /// X[k] (k <= M) of the rows' reals z (M words, read as complex), or z from X; f: the whole
 /// transform's scale (RealLayout::split_factor).
 template <int kLogM, bool kForward>
-__global__ void __launch_bounds__(32 * mr::kWarps, 2)
+__global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
     medium_real_kernel(std::uint32_t const* in, std::uint32_t* out, std::int64_t rows, float f) {
   constexpr int kM = 1 << kLogM;
   constexpr int kLogP = mr::log_lanes(kLogM);
@@ -62,10 +62,14 @@ __global__ void __launch_bounds__(32 * mr::kWarps, 2)
   int const g = lane >> kLogP;    // the lane's row of the warp
   int const p = lane & (kP - 1);  // its lane in the row: p of the 16-point step, q of the P-point
   std::uint32_t* const row = stage + g * kS;
-  // W_M^(p k1), k1 < 16, once per thread.
-  float2 tw[16];
-#pragma unroll
-  for (int k1 = 0; k1 < 16; ++k1) tw[k1] = root(p * k1, kLogM);
+  // W_M^(p k1), k1 < 16, p < P: a block table laid out [k1][p] (a warp's lanes read P
+  // adjacent slots), one shared load per point instead of 32 registers per thread.
+  __shared__ float2 tw_table[16 * kP];
+  for (int i = static_cast<int>(threadIdx.x); i < 16 * kP; i += 32 * mr::kWarps) {
+    tw_table[i] = root((i & (kP - 1)) * (i >> kLogP), kLogM);
+  }
+  __syncthreads();
+  float2 const* const tw = tw_table + p;  // tw[k1 << kLogP] = W_M^(p k1)
   // The split's W_2M^t of column pair u (t = q + P u >= 1; lane 0's pair u = 0 is columns 0
   // and 8, handled apart).
   float2 ws[kC / 2];
@@ -99,7 +103,7 @@ __global__ void __launch_bounds__(32 * mr::kWarps, 2)
       dft_pow2<4>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) z[P n1 + p]
 #pragma unroll
       for (int k1 = 0; k1 < 16; ++k1) {
-        xs[mr::exchange_slot(g, k1, p, kLogM)] = cmul(a[bit_reverse<4>(k1)], tw[k1]);
+        xs[mr::exchange_slot(g, k1, p, kLogM)] = cmul(a[bit_reverse<4>(k1)], tw[k1 << kLogP]);
       }
       __syncwarp();
 #pragma unroll
@@ -215,7 +219,9 @@ __global__ void __launch_bounds__(32 * mr::kWarps, 2)
       __syncwarp();
       float2 a[16];
 #pragma unroll
-      for (int k1 = 0; k1 < 16; ++k1) a[k1] = cmul(xs[mr::exchange_slot(g, k1, p, kLogM)], tw[k1]);
+      for (int k1 = 0; k1 < 16; ++k1) {
+        a[k1] = cmul(xs[mr::exchange_slot(g, k1, p, kLogM)], tw[k1 << kLogP]);
+      }
       dft_pow2<4>(a);  // a[bit_reverse(n1)] = conj z[P n1 + p]
       __syncwarp();  // the staging words overwrite the exchange slots
 #pragma unroll
