@@ -19,13 +19,6 @@ namespace {
 
 namespace mr = medium_real;
 
-/// W_N^e = exp(-2 pi i e / N), N = 2^log_n, by sincospif of an exact argument.
-__device__ __forceinline__ float2 root(int e, int log_n) {
-  float2 w;
-  sincospif(-2.0f * static_cast<float>(e) / static_cast<float>(1 << log_n), &w.y, &w.x);
-  return w;
-}
-
 /// The split's W_2M^(16 k2) and column 8's W_2M^(8 + 16 k2): constants of a compile-time k2.
 template <int kLogM>
 __device__ __forceinline__ float2 split_step(int k2) {
@@ -34,6 +27,18 @@ __device__ __forceinline__ float2 split_step(int k2) {
 template <int kLogM>
 __device__ __forceinline__ float2 split_w8(int k2) {
   return w32(mr::split_w8_power(k2, kLogM));
+}
+
+/// Item k2 of a lane's column pair (t, W_2M^t = wt): its k = t + 16 k2 (paired with M - k)
+/// and the split's W_2M^k; lane 0's pair 0 (`zero`, t = 0) takes mr::zero_item(k2) instead, by
+/// selects. Both directions run the same items.
+template <int kLogM>
+__device__ __forceinline__ void split_item(int t, bool zero, float2 wt, int k2, int& k, float2& w) {
+  constexpr int kHalf = 1 << (mr::log_lanes(kLogM) - 1);
+  int const j = (k2 - kHalf) & (2 * kHalf - 1);
+  k = zero ? mr::zero_item(k2, kLogM) : t + 16 * k2;
+  w = zero ? (k2 < kHalf ? split_w8<kLogM>(k2) : split_step<kLogM>(j))
+           : cmul(wt, split_step<kLogM>(k2));
 }
 
 /// X[k] (k <= M) of the rows' reals z (M words, read as complex), or z from X; f: the whole
@@ -66,7 +71,8 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
   // adjacent slots), one shared load per point instead of 32 registers per thread.
   __shared__ float2 tw_table[16 * kP];
   for (int i = static_cast<int>(threadIdx.x); i < 16 * kP; i += 32 * mr::kWarps) {
-    tw_table[i] = root((i & (kP - 1)) * (i >> kLogP), kLogM);
+    // W_M^e = exp(-i pi 2e / M): the split's sincospif of an exact argument.
+    tw_table[i] = split_twiddle(static_cast<std::uint32_t>(2 * (i & (kP - 1)) * (i >> kLogP)), kLogM);
   }
   __syncthreads();
   float2 const* const tw = tw_table + p;  // tw[k1 << kLogP] = W_M^(p k1)
@@ -121,17 +127,16 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
         bool const zero = u == 0 && p == 0;  // t = 0: lane 0's columns 0 and 8
 #pragma unroll
         for (int k2 = 0; k2 < kP; ++k2) {
+          int k;
+          float2 w;
+          split_item<kLogM>(t, zero, ws[u], k2, k, w);
           // Z[t + 16 k2] in slot 2u pairs with Z[(16 - t) + 16 (P - 1 - k2)] in slot 2u + 1.
           float2 a = z(2 * u, k2), b2 = z(2 * u + 1, kP - 1 - k2);
-          float2 w = cmul(ws[u], split_step<kLogM>(k2));
-          int k = t + 16 * k2;
-          if (u == 0) {  // lane 0 takes mr::zero_item(k2) instead (selects, not a branch)
+          if (u == 0) {  // lane 0's item mr::zero_item(k2): its own columns 8 and 0
             int const j = (k2 - kP / 2) & (kP - 1);
             bool const col8 = k2 < kP / 2;
             a = zero ? (col8 ? z(1, k2) : z(0, j)) : a;
             b2 = zero ? (col8 ? z(1, kP - 1 - k2) : z(0, (kP - j) & (kP - 1))) : b2;
-            w = zero ? (col8 ? split_w8<kLogM>(k2) : split_step<kLogM>(j)) : w;
-            k = zero ? mr::zero_item(k2, kLogM) : k;
           }
           float2 xk, xmk;
           split_forward_pair(a, b2, w, f, xk, xmk);
@@ -173,13 +178,9 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
         float2 za[kP], zb[kP];  // Z[k], Z[M - k] of item k2
 #pragma unroll
         for (int k2 = 0; k2 < kP; ++k2) {
-          float2 w = cmul(ws[u], split_step<kLogM>(k2));
-          int k = t + 16 * k2;
-          if (u == 0) {
-            int const j = (k2 - kP / 2) & (kP - 1);
-            w = zero ? (k2 < kP / 2 ? split_w8<kLogM>(k2) : split_step<kLogM>(j)) : w;
-            k = zero ? mr::zero_item(k2, kLogM) : k;
-          }
+          int k;
+          float2 w;
+          split_item<kLogM>(t, zero, ws[u], k2, k, w);
           float2 xa = x(k), xb = x(kM - k);
           if (u == 0 && k2 == kP / 2) {  // lane 0: X[0], X[M], whose imaginary parts C2R ignores
             xa.y = zero ? 0.f : xa.y;
