@@ -70,11 +70,11 @@ int float2_wavefronts(Slots const& slots) {
   return total;
 }
 
-/// The largest error of `out` (rows of `cols` points back to back) against scale times the
-/// Direct DFT of x[0..n) (a butterfly's n <= 16 inputs), sign -1: the emulations' radix-R step.
-inline std::array<std::complex<double>, 16> small_dft(std::array<std::complex<double>, 16> const& x,
-                                                     int n) {
-  std::array<std::complex<double>, 16> y{};
+/// Direct DFT of x[0..n) (a butterfly's n <= N inputs), sign -1: the emulations' radix-R step.
+template <std::size_t N>
+std::array<std::complex<double>, N> small_dft(std::array<std::complex<double>, N> const& x,
+                                              int n) {
+  std::array<std::complex<double>, N> y{};
   for (int k = 0; k < n; ++k) {
     std::complex<double> sum = 0;
     for (int j = 0; j < n; ++j) {
@@ -85,6 +85,7 @@ inline std::array<std::complex<double>, 16> small_dft(std::array<std::complex<do
   return y;
 }
 
+/// The largest error of `out` (rows of `cols` points back to back) against scale times the
 /// direct long-double DFT of the same rows of `x` (sign +1 for the inverse) times factor(i) for
 /// output i, and the largest |x|: {max error, max |x|}. A NaN output counts as an infinite
 /// error (outputs never written stay NaN).

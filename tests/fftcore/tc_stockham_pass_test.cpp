@@ -164,13 +164,16 @@ TEST(TcStockhamPass, StageMapsArePermutations) {
   for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
     SCOPED_TRACE("L = 2^" + std::to_string(log_l));
     int const l = 1 << log_l;
-    int const threads = l >> sp::kLogValues;
+    int const values = log_l == 13 ? 32 : 16;
+    ASSERT_EQ(values, 1 << sp::log_values(log_l));
+    int const threads = l / values;
     ASSERT_EQ(threads, 1 << sp::log_sequence_threads(log_l));
+    ASSERT_EQ(sp::stage_log_radix(0, log_l), sp::log_values(log_l));
     std::vector<int> seen(static_cast<std::size_t>(l), 0);
     for (int j = 0; j < threads; ++j) {
-      for (int i = 0; i < 16; ++i) {
+      for (int i = 0; i < values; ++i) {
         ++seen.at(static_cast<std::size_t>(sp::read_index(j, i, log_l)));
-        ASSERT_EQ(sp::read_slot(j, i, log_l), sp::slot(sp::read_index(j, i, log_l)))
+        ASSERT_EQ(sp::read_slot(j, i, log_l), sp::slot(sp::read_index(j, i, log_l), log_l))
             << j << " " << i;
       }
     }
@@ -179,18 +182,28 @@ TEST(TcStockhamPass, StageMapsArePermutations) {
     for (int s = 0; s < sp::stages(log_l); ++s) {
       int const log_r = sp::stage_log_radix(s, log_l);
       ASSERT_GE(log_r, 1);
-      ASSERT_LE(log_r, 4);
-      ASSERT_EQ(sp::stage_log_ns(s), log_total);
+      ASSERT_LE(log_r, sp::log_values(log_l));
+      ASSERT_EQ(sp::stage_log_ns(s, log_l), log_total);
       log_total += log_r;
       std::fill(seen.begin(), seen.end(), 0);
       for (int v = 0; v < (l >> log_r); ++v) {
         for (int k = 0; k < (1 << log_r); ++k) {
-          int const a = fftcore::detail::tc::merge_write_index(v, k, log_r, sp::stage_log_ns(s));
+          int const a =
+              fftcore::detail::tc::merge_write_index(v, k, log_r, sp::stage_log_ns(s, log_l));
           ++seen.at(static_cast<std::size_t>(a));
-          ASSERT_LT(sp::slot(a), sp::sequence_slots(log_l));
+          ASSERT_LT(sp::slot(a, log_l), sp::sequence_slots(log_l));
           if (s + 1 < sp::stages(log_l)) {  // the kernel's form of the exchange writes
-            ASSERT_EQ(sp::write_slot_base(v, s) + k * sp::write_slot_step(s), sp::slot(a))
+            ASSERT_EQ(sp::write_slot_base(v, s, log_l) + k * sp::write_slot_step(s, log_l),
+                      sp::slot(a, log_l))
                 << "stage " << s << " v " << v << " k " << k;
+            if (s == 1) {  // butterfly u of thread j (v = j + u T): j's base plus u steps
+              int const t = 1 << sp::log_sequence_threads(log_l);
+              ASSERT_EQ(sp::write_slot_base(v, s, log_l),
+                        sp::write_slot_base(v % t, s, log_l) +
+                            (v / t) * (sp::write_slot_base(t, s, log_l) -
+                                       sp::write_slot_base(0, s, log_l)))
+                  << "v " << v;
+            }
           }
         }
       }
@@ -205,21 +218,29 @@ TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
   for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
     SCOPED_TRACE("L = 2^" + std::to_string(log_l));
     int const threads = 1 << sp::log_sequence_threads(log_l);
+    int const values = 1 << sp::log_values(log_l);
     for (int warp = 0; warp < threads / 32; ++warp) {
-      for (int k = 0; k < 16; ++k) {  // the writes of stages 1 and 2 (stage 3 writes global)
-        for (int s = 0; s + 1 < sp::stages(log_l); ++s) {
-          for (int lane = 0; lane < 32; ++lane) {
-            int const v = 32 * warp + lane;
-            slots[static_cast<std::size_t>(lane)] = sp::slot(fftcore::detail::tc::merge_write_index(
-                v, k, sp::stage_log_radix(s, log_l), sp::stage_log_ns(s)));
+      // The writes of stages 1 and 2 (stage 3 writes global), each butterfly u of the thread.
+      for (int s = 0; s + 1 < sp::stages(log_l); ++s) {
+        int const log_r = sp::stage_log_radix(s, log_l);
+        for (int u = 0; u < (values >> log_r); ++u) {
+          for (int k = 0; k < (1 << log_r); ++k) {
+            for (int lane = 0; lane < 32; ++lane) {
+              int const v = 32 * warp + lane + u * threads;
+              slots[static_cast<std::size_t>(lane)] =
+                  sp::slot(fftcore::detail::tc::merge_write_index(v, k, log_r,
+                                                                  sp::stage_log_ns(s, log_l)),
+                           log_l);
+            }
+            EXPECT_EQ(float2_wavefronts(slots), 2)
+                << "stage " << s << " writes, u = " << u << ", k = " << k;
           }
-          EXPECT_EQ(float2_wavefronts(slots), 2) << "stage " << s << " writes, k = " << k;
         }
       }
-      for (int i = 0; i < 16; ++i) {  // the reads of stages 2 and 3
+      for (int i = 0; i < values; ++i) {  // the reads of stages 2 and 3
         for (int lane = 0; lane < 32; ++lane) {
           slots[static_cast<std::size_t>(lane)] =
-              sp::slot(sp::read_index(32 * warp + lane, i, log_l));
+              sp::slot(sp::read_index(32 * warp + lane, i, log_l), log_l);
         }
         EXPECT_EQ(float2_wavefronts(slots), 2) << "reads, i = " << i;
       }
@@ -237,6 +258,7 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
   int const log_l = p.log_length;
   int const log_t = sp::log_sequence_threads(log_l);
   int const threads_per_seq = 1 << log_t;
+  int const values = 1 << sp::log_values(log_l);
   int const log_threads = sp::log_threads(p.log_tile, log_l);
   int const round_sequences = 1 << (log_threads - log_t);
   int const rounds = 1 << sp::log_rounds(p.log_tile, log_l);
@@ -253,9 +275,9 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
         bool const ok = t < valid_t;
         // Registers of every thread of the sequence.
         std::vector<std::vector<cd>> a(static_cast<std::size_t>(threads_per_seq),
-                                       std::vector<cd>(16, cd(0, 0)));
+                                       std::vector<cd>(static_cast<std::size_t>(values), cd(0, 0)));
         for (int j = 0; j < threads_per_seq; ++j) {
-          for (int i = 0; ok && i < 16; ++i) {
+          for (int i = 0; ok && i < values; ++i) {
             std::uint32_t const at = static_cast<std::uint32_t>(t) * in_s0 +
                                      static_cast<std::uint32_t>(sp::read_index(j, i, log_l));
             a[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] =
@@ -265,25 +287,25 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
         for (int s = 0; s < sp::stages(log_l); ++s) {
           int const log_r = sp::stage_log_radix(s, log_l);
           int const radix = 1 << log_r;
-          int const log_ns = sp::stage_log_ns(s);
+          int const log_ns = sp::stage_log_ns(s, log_l);
           std::vector<cd> buffer(static_cast<std::size_t>(sp::sequence_slots(log_l)), nan);
           for (int j = 0; j < threads_per_seq; ++j) {
-            for (int u = 0; u < (16 >> log_r); ++u) {
+            for (int u = 0; u < (values >> log_r); ++u) {
               int const v = j + u * threads_per_seq;
               int const kv = v & ((1 << log_ns) - 1);
-              std::array<cd, 16> in{};
+              std::array<cd, 32> in{};
               for (int m = 0; m < radix; ++m) {
                 cd const w = tcfft::testing::root_of_unity(kv * m, radix << log_ns, false);
                 in[static_cast<std::size_t>(m)] =
                     a[static_cast<std::size_t>(j)]
-                     [static_cast<std::size_t>(sp::input_register(u, m, log_r))] *
+                     [static_cast<std::size_t>(sp::input_register(u, m, log_r, log_l))] *
                     w * (s == 1 ? static_cast<double>(p.scale) : 1.0);
               }
-              std::array<cd, 16> const y = small_dft(in, radix);
+              std::array<cd, 32> const y = small_dft(in, radix);
               for (int k = 0; k < radix; ++k) {
                 int const idx = fftcore::detail::tc::merge_write_index(v, k, log_r, log_ns);
                 if (s + 1 < sp::stages(log_l)) {
-                  buffer.at(static_cast<std::size_t>(sp::slot(idx))) =
+                  buffer.at(static_cast<std::size_t>(sp::slot(idx, log_l))) =
                       y[static_cast<std::size_t>(k)];
                 } else if (ok) {
                   ASSERT_EQ(idx, v + (k << log_ns));
@@ -308,7 +330,7 @@ void run_stockham(PassParams const& p, std::vector<cd> const& src, std::vector<c
           }
           if (s + 1 < sp::stages(log_l)) {
             for (int j = 0; j < threads_per_seq; ++j) {
-              for (int i = 0; i < 16; ++i) {
+              for (int i = 0; i < values; ++i) {
                 a[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] =
                     buffer.at(static_cast<std::size_t>(sp::read_slot(j, i, log_l)));
               }
@@ -384,7 +406,7 @@ TEST(TcStockhamPass, EmulatedPassesGiveTheDft) {
   for (int k = sp::kMinLogLength; k <= sp::kMaxLogLength; ++k) {
     std::int64_t const n = std::int64_t{1} << k;
     check(desc(1, n, 3), false, false);
-    if (k == 13) {  // four stages, one sequence per tile (the direct DFT is O(n^2): few rows)
+    if (k == 13) {  // 32 values per thread, one sequence per tile (the direct DFT is O(n^2): few rows)
       check(desc(1, n, 2), true, true);
       check(desc(1, n, 1), false, true, true);
       continue;

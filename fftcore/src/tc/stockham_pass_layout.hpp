@@ -35,11 +35,12 @@
 namespace fftcore::detail::tc::stockham {
 
 inline constexpr int kMinLogLength = 9;       ///< L = 512
-inline constexpr int kMaxLogLength = 13;      ///< L = 8192 (four stages)
+inline constexpr int kMaxLogLength = 13;      ///< L = 8192 (E = 32 values per thread)
 inline constexpr int kMaxLogLengthReal = 12;  ///< the fused C2R split: L <= 4096
 inline constexpr int kMaxLogLengthR2c = 9;    ///< the fused R2C split: L = 512 only
-inline constexpr int kLogValues = 4;          ///< E = 16 values per thread
-inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block (L = 8192: 512)
+inline constexpr int kLogValues = 4;          ///< E = 16 values per thread up to L = 4096
+inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread at L = 8192
+inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers
 /// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
 /// most 85 registers per thread.
@@ -47,6 +48,10 @@ inline constexpr int kMinBlocks = 3;
 /// The same for the fused real splits, which hold a second set of 16 words (C2R: X[M - n]) or
 /// read Z twice (R2C): at 80 registers they spilled 36-90 words per thread and item.
 inline constexpr int kMinBlocksSplit = 2;
+/// The same at L = 8192: a sequence of 256 threads holding 32 values each (64 FP32 registers
+/// of data, 32 of the next item's words), one exchange buffer of 33 x 256 float2 (67.6 KB):
+/// two blocks per SM, at most 128 registers per thread.
+inline constexpr int kMinBlocksWide = 2;
 
 /// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 8192, no load hook (a
 /// store hook it applies), no pass twiddle, unit element strides on both sides, and a layout
@@ -71,77 +76,89 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
          (real || p.scatter != 0 || same_places(p));
 }
 
-/// log2 of T = L / 16, the threads of a sequence.
-FFTCORE_HD constexpr int log_sequence_threads(int log_l) { return log_l - kLogValues; }
-/// Stages: three up to L = 4096 (16, 16, L / 256), four at 8192 (16, 16, 16, 2).
-FFTCORE_HD constexpr int stages(int log_l) { return log_l <= 3 * kLogValues ? 3 : 4; }
-/// log2 of the radix of stage s: 16 but for the last, which takes what is left.
+/// log2 of E, the values a thread holds: 16 up to L = 4096, 32 at 8192.
+FFTCORE_HD constexpr int log_values(int log_l) {
+  return log_l > 3 * kLogValues ? kLogValuesWide : kLogValues;
+}
+/// log2 of T = L / E, the threads of a sequence.
+FFTCORE_HD constexpr int log_sequence_threads(int log_l) { return log_l - log_values(log_l); }
+/// Stages: three, of radices E, 16 and L / (16 E) (16, 16, 2..16 up to L = 4096; 32, 16, 16 at
+/// 8192).
+FFTCORE_HD constexpr int stages(int /*log_l*/) { return 3; }
+/// log2 of the radix of stage s.
 FFTCORE_HD constexpr int stage_log_radix(int s, int log_l) {
-  return s + 1 < stages(log_l) ? kLogValues : log_l - (stages(log_l) - 1) * kLogValues;
-}
-/// Exchange buffers per sequence: one per exchange (two or three), so that an item takes one
-/// barrier per exchange and the next item's first writes never meet this item's last reads.
-FFTCORE_HD constexpr int buffers(int log_l) { return stages(log_l) - 1; }
-/// The kernel's block size bound and resident blocks per SM: 256 threads (three blocks: two
-/// buffers of 17 x 256 float2, 69.6 KB, each) up to L = 4096; one sequence of 512 threads at
-/// 8192 (three buffers, 209 KB: one block).
-FFTCORE_HD constexpr int max_threads(int log_l) {
-  return 1 << (log_l - kLogValues > kLogMaxThreads ? log_l - kLogValues : kLogMaxThreads);
-}
-/// The resident blocks per SM the kernel is built for (its __launch_bounds__): kMinBlocks,
-/// kMinBlocksSplit with a fused real split, one at L = 8192.
-FFTCORE_HD constexpr int min_blocks(int log_l, bool split) {
-  return log_l > 3 * kLogValues ? 1 : split ? kMinBlocksSplit : kMinBlocks;
+  return s == 0 ? log_values(log_l) : s == 1 ? kLogValues : log_l - log_values(log_l) - kLogValues;
 }
 /// log2 of Ns, the points merged before stage s.
-FFTCORE_HD constexpr int stage_log_ns(int s) { return s * kLogValues; }
+FFTCORE_HD constexpr int stage_log_ns(int s, int log_l) {
+  return s == 0 ? 0 : s == 1 ? log_values(log_l) : log_values(log_l) + kLogValues;
+}
+/// Exchange buffers per sequence: one per exchange up to L = 4096, so that an item takes one
+/// barrier per exchange and the next item's first writes never meet this item's last reads; one
+/// at 8192 (two more barriers per item: before each exchange's writes), so that two blocks share
+/// an SM.
+FFTCORE_HD constexpr int buffers(int log_l) {
+  return log_values(log_l) == kLogValues ? stages(log_l) - 1 : 1;
+}
+/// The kernel's block size bound: 256 threads.
+FFTCORE_HD constexpr int max_threads(int /*log_l*/) { return 1 << kLogMaxThreads; }
+/// The resident blocks per SM the kernel is built for (its __launch_bounds__): kMinBlocks,
+/// kMinBlocksSplit with a fused real split, kMinBlocksWide at L = 8192.
+FFTCORE_HD constexpr int min_blocks(int log_l, bool split) {
+  return log_values(log_l) != kLogValues ? kMinBlocksWide : split ? kMinBlocksSplit : kMinBlocks;
+}
 
-/// log2 of the block size for tiles of 2^log_tile sequences: 16 values per thread, at most 256
+/// log2 of the block size for tiles of 2^log_tile sequences: E values per thread, at most 256
 /// threads, at least one sequence's T.
 FFTCORE_HD constexpr int log_threads(int log_tile, int log_l) {
-  return log_tile + log_l - kLogValues < kLogMaxThreads ? log_tile + log_l - kLogValues
-         : log_l - kLogValues > kLogMaxThreads          ? log_l - kLogValues
+  return log_tile + log_sequence_threads(log_l) < kLogMaxThreads
+             ? log_tile + log_sequence_threads(log_l)
+         : log_sequence_threads(log_l) > kLogMaxThreads ? log_sequence_threads(log_l)
                                                         : kLogMaxThreads;
 }
 /// log2 of the rounds a block takes over its tile (one sequence per T threads per round).
 FFTCORE_HD constexpr int log_rounds(int log_tile, int log_l) {
-  return log_tile + log_l - kLogValues - log_threads(log_tile, log_l);
+  return log_tile + log_sequence_threads(log_l) - log_threads(log_tile, log_l);
 }
 
-/// float2 slots of one sequence's exchange buffer: L plus one pad slot per 16.
-FFTCORE_HD constexpr int sequence_slots(int log_l) { return 17 << (log_l - kLogValues); }
-/// The padded slot of point a of a sequence: a + a / 16. Stage 1 writes points 16 v + k (k
-/// fixed, v across lanes: 17 v + k, 16 distinct float2 banks per half-warp), stage 2 writes
-/// runs of 16 adjacent points and the stages read x[j + T i] (j across lanes): adjacent
-/// points, the pad falling between half-warps.
-FFTCORE_HD constexpr int slot(int a) { return a + (a >> kLogValues); }
+/// float2 slots of one sequence's exchange buffer: L plus one pad slot per E.
+FFTCORE_HD constexpr int sequence_slots(int log_l) {
+  return ((1 << log_values(log_l)) + 1) << log_sequence_threads(log_l);
+}
+/// The padded slot of point a of a sequence: a + a / E. Stage 1 writes points E v + k (k
+/// fixed, v across lanes: (E + 1) v + k, an odd float2 stride, 16 distinct float2 banks per
+/// half-warp), stage 2 writes runs of E >= 16 adjacent points and the stages read x[j + T i]
+/// (j across lanes): adjacent points, the pad falling between half-warps.
+FFTCORE_HD constexpr int slot(int a, int log_l) { return a + (a >> log_values(log_l)); }
 
 /// Global index (within the sequence) that thread j reads into register i: j + T i.
 FFTCORE_HD constexpr int read_index(int j, int i, int log_l) {
   return j + (i << log_sequence_threads(log_l));
 }
-/// slot(read_index(j, i)) in the kernel's form: j + j / 16 once per thread, then constant
-/// offsets i 17 T / 16 (j < T and T a multiple of 16, so the pad of j + T i splits).
+/// slot(read_index(j, i)) in the kernel's form: j + j / E once per thread, then constant
+/// offsets i (E + 1) T / E (j < T and T a multiple of E, so the pad of j + T i splits).
 FFTCORE_HD constexpr int read_slot(int j, int i, int log_l) {
-  return j + (j >> kLogValues) + i * (17 << (log_sequence_threads(log_l) - kLogValues));
+  return j + (j >> log_values(log_l)) +
+         i * (((1 << log_values(log_l)) + 1) << (log_sequence_threads(log_l) - log_values(log_l)));
 }
-/// slot(merge_write_index(j, k, 4, log_ns(s))) of an exchange stage s (radix 16, butterfly v = j)
-/// in the kernel's form: a base per thread plus k times a constant (Ns >= 16: the pad of
-/// k Ns splits off, 17 Ns / 16 per k; Ns = 1: 16 j + k, whose pad is j). Written as
-/// slot(...) per k, the compiler rebuilt the signed shift for every store: ~5 integer
-/// instructions per point at stage 2.
-FFTCORE_HD constexpr int write_slot_base(int j, int s) {
-  int const log_ns = stage_log_ns(s);
-  int const low = j & ((1 << log_ns) - 1);
-  return slot(((j - low) << kLogValues) + low);
+/// slot(merge_write_index(v, k, log_r(s), log_ns(s))) of an exchange stage s (butterfly v) in
+/// the kernel's form: a base per butterfly plus k times a constant (Ns >= E: the pad of k Ns
+/// splits off, (E + 1) Ns / E per k; Ns = 1: E v + k, whose pad is v). Written as slot(...)
+/// per k, the compiler rebuilt the signed shift for every store: ~5 integer instructions per
+/// point at stage 2.
+FFTCORE_HD constexpr int write_slot_base(int v, int s, int log_l) {
+  int const log_ns = stage_log_ns(s, log_l);
+  int const low = v & ((1 << log_ns) - 1);
+  return slot(((v - low) << stage_log_radix(s, log_l)) + low, log_l);
 }
-FFTCORE_HD constexpr int write_slot_step(int s) {
-  return s == 0 ? 1 : 17 << (stage_log_ns(s) - kLogValues);
+FFTCORE_HD constexpr int write_slot_step(int s, int log_l) {
+  return s == 0 ? 1
+                : ((1 << log_values(log_l)) + 1) << (stage_log_ns(s, log_l) - log_values(log_l));
 }
 
 /// Register of input m of butterfly u of a stage of radix 2^log_r: u + m E / R.
-FFTCORE_HD constexpr int input_register(int u, int m, int log_r) {
-  return u + (m << (kLogValues - log_r));
+FFTCORE_HD constexpr int input_register(int u, int m, int log_r, int log_l) {
+  return u + (m << (log_values(log_l) - log_r));
 }
 
 }  // namespace fftcore::detail::tc::stockham

@@ -137,10 +137,17 @@ __device__ __forceinline__ float2 times_w16(float2 d, int e) {
   return cmul(d, wv);
 }
 
-/// One radix-2 stage (butterfly span kSpan) of a decimation-in-frequency DFT; every index is a
-/// template constant, so the array stays in registers.
+/// W_32^e (forward) for e < 16 times d: the even powers through times_w16, the odd ones by a
+/// product with w32(e).
+__device__ __forceinline__ float2 times_w32(float2 d, int e) {
+  return (e & 1) == 0 ? times_w16(d, e >> 1) : cmul(d, w32(e));
+}
+
+/// One radix-2 stage (butterfly span kSpan <= 16) of a decimation-in-frequency DFT; every index
+/// is a template constant, so the array stays in registers.
 template <int kR, int kSpan>
 __device__ __forceinline__ void dif_stage(float2 (&a)[kR]) {
+  static_assert(kSpan <= 16, "twiddles up to W_32");
 #pragma unroll
   for (int start = 0; start < kR; start += 2 * kSpan) {
 #pragma unroll
@@ -148,13 +155,13 @@ __device__ __forceinline__ void dif_stage(float2 (&a)[kR]) {
       float2 const u = a[start + i];
       float2 const v = a[start + i + kSpan];
       a[start + i] = cadd(u, v);
-      a[start + i + kSpan] = times_w16(csub(u, v), i * (8 / kSpan));
+      a[start + i + kSpan] = times_w32(csub(u, v), i * (16 / kSpan));
     }
   }
   if constexpr (kSpan > 1) dif_stage<kR, kSpan / 2>(a);
 }
 
-/// In-register forward DFT of 2^kLogR <= 16 points, decimation in frequency:
+/// In-register forward DFT of 2^kLogR <= 32 points, decimation in frequency:
 /// a[bit_reverse(k)] = X[k].
 template <int kLogR>
 __device__ __forceinline__ void dft_pow2(float2 (&a)[1 << kLogR]) {

@@ -18,12 +18,10 @@
 namespace fftcore::detail::tc {
 namespace {
 
-constexpr int kE = 1 << stockham::kLogValues;
-
 /// Multiplies input m of the butterfly (a[base + m stride], 0 < m < R) by W^m (w = W): powers
 /// by FP32 products, at most 15 deep (a few 2^-24 relative, far below the FP16 output rounding).
-template <int kR, int kStride>
-__device__ __forceinline__ void twiddle_inputs(float2 (&a)[kE], int base, float2 w) {
+template <int kR, int kStride, int kN>
+__device__ __forceinline__ void twiddle_inputs(float2 (&a)[kN], int base, float2 w) {
   float2 t = w;
 #pragma unroll
   for (int m = 1; m < kR; ++m) {
@@ -51,17 +49,29 @@ template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
 __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                                   stockham::min_blocks(kLogL, kReal != kNoSplit))
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+  // E values per thread (16; 32 at L = 8192), T threads per sequence.
+  constexpr int kLogE = stockham::log_values(kLogL);
+  constexpr int kE = 1 << kLogE;
   constexpr int kLogT = stockham::log_sequence_threads(kLogL);
   constexpr int kT = 1 << kLogT;
-  constexpr int kStages = stockham::stages(kLogL);
-  constexpr bool kFour = kStages == 4;  // L = 8192: stages 16, 16, 16, 2
+  static_assert(stockham::stages(kLogL) == 3, "stages of radices E, 16, L / (16 E)");
+  static_assert(kReal == kNoSplit || kLogE == stockham::kLogValues, "the splits take E = 16");
+  // Stage 2: radix 16, Ns = E, kU2 butterflies per thread.
+  constexpr int kU2 = kE / 16;
   // The last stage: radix R3, Ns = 2^kLogNs3 (L = Ns R3), kU3 butterflies per thread.
-  constexpr int kLogR3 = stockham::stage_log_radix(kStages - 1, kLogL);
+  constexpr int kLogR3 = stockham::stage_log_radix(2, kLogL);
   constexpr int kR3 = 1 << kLogR3;
   constexpr int kU3 = kE / kR3;
-  constexpr int kLogNs3 = stockham::stage_log_ns(kStages - 1);
+  constexpr int kLogNs3 = stockham::stage_log_ns(2, kLogL);
   constexpr int kSlots = stockham::sequence_slots(kLogL);
   constexpr int kBuffers = stockham::buffers(kLogL);
+  // One buffer (L = 8192): a barrier before each exchange's writes as well, so that they never
+  // meet the reads of the exchange before (this item's, or the last item's stage 3).
+  constexpr bool kOneBuffer = kBuffers == 1;
+  // At L = 8192 the next item's words are loaded after stage 2's writes, not before stage 1,
+  // and stage 3 reads its butterflies' inputs one butterfly at a time: 32 words in flight beside
+  // 64 registers of data through all three stages spilled 44-52 words per thread at 128.
+  constexpr bool kLateLoad = kOneBuffer;
   extern __shared__ float2 exchange[];  // per sequence of a round: kBuffers buffers of kSlots
 
   int const log_threads = stockham::log_threads(p.log_tile, kLogL);
@@ -69,8 +79,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   int const j = tid & (kT - 1);
   int const seq_slot = tid >> kLogT;
   float2* const buf1 = exchange + (kBuffers * seq_slot) * kSlots;  // stage 1 -> 2
-  float2* const buf2 = buf1 + kSlots;                              // stage 2 -> 3
-  float2* const buf3 = buf2 + (kFour ? kSlots : 0);                // stage 3 -> 4
+  float2* const buf2 = buf1 + (kOneBuffer ? 0 : kSlots);          // stage 2 -> 3
   auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
@@ -79,24 +88,23 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // The real split's twiddles W_{2M}^n, n = j + T i (M = L): W_{2M}^j W_32^i.
   float2 const wsplit =
       kReal != kNoSplit ? __ldg(coarse + (j << (kLogCoarse - kLogL - 1))) : make_float2(1.f, 0.f);
-  // Stage 2's twiddles scale W_256^(k m) for k = j mod 16, m < 16, from a block table in
-  // shared memory laid out [m][k]: for each m a warp reads 16 adjacent float2 (twice over), one
-  // load per point instead of a complex power (15 FP32 products per thread and round).
-  int const k2 = j & 15;
-  // Where stages 2 and 3 (L = 8192) write output k: a base per thread plus k times a step.
-  int const write1 = stockham::write_slot_base(j, 0);
-  int const write2 = stockham::write_slot_base(j, 1);
-  int const write3 = kFour ? stockham::write_slot_base(j, 2) : 0;
+  // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
+  // butterflies v = j + u T), m < 16, from a block table of 16 E entries in shared memory laid
+  // out [m][k]: for each m a warp reads E adjacent float2 (twice over at E = 16), one load per
+  // point instead of a complex power (15 FP32 products per butterfly and round).
+  int const k2 = j & (kE - 1);
+  // Where stages 1 and 2 write output k of butterfly j: a base per thread plus k times a step
+  // (stage 2's butterfly u: the base of j + u T).
+  int const write1 = stockham::write_slot_base(j, 0, kLogL);
+  int const write2 = stockham::write_slot_base(j, 1, kLogL);
   float2* const tw2 = exchange + (kBuffers * kSlots << (log_threads - kLogT));
-  for (int e = tid; e < 256; e += 1 << log_threads) {
-    int const m = e >> 4, k = e & 15;
-    tw2[e] = cscale(__ldg(coarse + (((k * m) & 255) << (kLogCoarse - 8))), p.scale);
+  for (int e = tid; e < 16 * kE; e += 1 << log_threads) {
+    int const m = e >> kLogE, k = e & (kE - 1);
+    tw2[e] = cscale(
+        __ldg(coarse + (((k * m) & (16 * kE - 1)) << (kLogCoarse - 4 - kLogE))), p.scale);
   }
   __syncthreads();
-  // L = 8192's third stage: W_4096^(j mod 256), once per thread.
-  float2 const w3s =
-      kFour ? __ldg(coarse + ((j & 255) << (kLogCoarse - 12))) : make_float2(1.f, 0.f);
-  // The last stage's butterflies v = j + u T take W_L^v = W_L^j W_16^u: one table entry per
+  // The last stage's butterflies v = j + u T take W_L^v = W_L^j W_E^u: one table entry per
   // thread (lanes take adjacent j), times a constant. A table entry per butterfly and round, at
   // stride 2^14 / L entries across the lanes, put up to 32 cache lines on each warp load
   // (L = 512).
@@ -186,52 +194,72 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     state = locate(w + 1, from, to, to_at);
     __builtin_assume(__isGlobal(from));
     __builtin_assume(__isGlobal(seq));
-    load(state);
-    // Stage 1: Ns = 1, radix 16, no twiddle; y[16 j + k].
-    dft_pow2<4>(a);  // a[bit_reverse(k)] = X[k]
+    if constexpr (!kLateLoad) load(state);
+    // Stage 1: Ns = 1, radix E, no twiddle; y[E j + k].
+    dft_pow2<kLogE>(a);  // a[bit_reverse(k)] = X[k]
+    if constexpr (kOneBuffer) sequence_barrier<kLogT>();  // the last item's stage-3 reads
 #pragma unroll
-    for (int k = 0; k < kE; ++k) buf1[write1 + k] = a[bit_reverse<4>(k)];
+    for (int k = 0; k < kE; ++k) buf1[write1 + k] = a[bit_reverse<kLogE>(k)];
     sequence_barrier<kLogT>();
 #pragma unroll
     for (int i = 0; i < kE; ++i) a[i] = buf1[stockham::read_slot(j, i, kLogL)];
-      // Stage 2: Ns = 16, radix 16, twiddles scale W_256^(k2 m); y[(j - k2) 16 + k2 + 16 k].
+    // Stage 2: Ns = E, radix 16, butterflies v = j + u T, inputs a[u + m E / 16], twiddles
+    // scale W_16E^(k2 m); y[(v - k2) 16 + k2 + E k].
 #pragma unroll
-    for (int m = 0; m < kE; ++m) a[m] = cmul(a[m], tw2[(m << 4) + k2]);
-    dft_pow2<4>(a);
+    for (int m = 0; m < 16; ++m) {
+      float2 const t = tw2[(m << kLogE) + k2];
 #pragma unroll
-    for (int k = 0; k < kE; ++k)
-      buf2[write2 + k * stockham::write_slot_step(1)] = a[bit_reverse<4>(k)];
-    sequence_barrier<kLogT>();
-#pragma unroll
-    for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
-    if constexpr (kFour) {
-      // L = 8192, stage 3: Ns = 256, radix 16, twiddles W_4096^((j mod 256) m) (powers of
-      // one entry per thread); y[(j - j mod 256) 16 + j mod 256 + 256 k].
-      twiddle_inputs<kE, 1>(a, 0, w3s);
-      dft_pow2<4>(a);
-#pragma unroll
-      for (int k = 0; k < kE; ++k) {
-        buf3[write3 + k * stockham::write_slot_step(2)] = a[bit_reverse<4>(k)];
+      for (int u = 0; u < kU2; ++u) {
+        a[stockham::input_register(u, m, 4, kLogL)] =
+            cmul(a[stockham::input_register(u, m, 4, kLogL)], t);
       }
-      sequence_barrier<kLogT>();
+    }
 #pragma unroll
-      for (int i = 0; i < kE; ++i) a[i] = buf3[stockham::read_slot(j, i, kLogL)];
+    for (int u = 0; u < kU2; ++u) {
+      float2 b[16];
+#pragma unroll
+      for (int m = 0; m < 16; ++m) b[m] = a[stockham::input_register(u, m, 4, kLogL)];
+      dft_pow2<4>(b);
+#pragma unroll
+      for (int k = 0; k < 16; ++k) a[stockham::input_register(u, k, 4, kLogL)] = b[k];
+    }
+    if constexpr (kOneBuffer) sequence_barrier<kLogT>();  // this item's stage-2 reads
+#pragma unroll
+    for (int u = 0; u < kU2; ++u) {
+      // write_slot_base(j + u T, 1): T is a multiple of E, so the low part stays j mod E.
+      int const base = write2 + u * (stockham::write_slot_base(kT, 1, kLogL) -
+                                     stockham::write_slot_base(0, 1, kLogL));
+#pragma unroll
+      for (int k = 0; k < 16; ++k) {
+        buf2[base + k * stockham::write_slot_step(1, kLogL)] =
+            a[stockham::input_register(u, bit_reverse<4>(k), 4, kLogL)];
+      }
+    }
+    if constexpr (kLateLoad) load(state);
+    sequence_barrier<kLogT>();
+    if constexpr (!kLateLoad) {
+#pragma unroll
+      for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
     }
     // The last stage: Ns = L / R3, radix R3, butterflies v = j + u T (v < Ns), twiddles
     // W_L^(v m); X[v + Ns k] to global memory.
 #pragma unroll
     for (int u = 0; u < kU3; ++u) {
-      twiddle_inputs<kR3, kU3>(a, u, times_w16(w3j, u));
       float2 b[kR3];
 #pragma unroll
-      for (int m = 0; m < kR3; ++m) b[m] = a[stockham::input_register(u, m, kLogR3)];
+      for (int m = 0; m < kR3; ++m) {
+        int const r = stockham::input_register(u, m, kLogR3, kLogL);
+        b[m] = kLateLoad ? buf2[stockham::read_slot(j, r, kLogL)] : a[r];
+      }
+      twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
       dft_pow2<kLogR3>(b);
       if constexpr (kReal == kSplitOut) {
         // R2C: Z to shared memory (buf1: its last reads, stage 2's, came before the barrier
         // above), for the split below.
 #pragma unroll
         for (int k = 0; k < kR3; ++k) {
-          buf1[stockham::slot(j + (u << kLogT) + (k << kLogNs3))] = b[bit_reverse<kLogR3>(k)];
+          buf1[stockham::slot(j + (u << kLogT) + (k << kLogNs3), kLogL)] =
+              b[bit_reverse<kLogR3>(k)];
         }
       } else if (ok) {
 #pragma unroll
@@ -263,7 +291,8 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
         for (int i = 0; i < kE; ++i) {
           int const n = j + (i << kLogT);
           float2 const za = buf1[stockham::read_slot(j, i, kLogL)];
-          float2 const zb = buf1[stockham::slot(((1 << kLogL) - n) & ((1 << kLogL) - 1))];
+          float2 const zb =
+              buf1[stockham::slot(((1 << kLogL) - n) & ((1 << kLogL) - 1), kLogL)];
           float2 xn, xm;
           split_forward_pair(za, zb, w, 1.0f, xn, xm);
           seq[i << kLogT] = pack_word(xn);
@@ -276,12 +305,12 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   }
 }
 
-/// The exchange buffers of each sequence of a round, then stage 2's 256 twiddles.
+/// The exchange buffers of each sequence of a round, then stage 2's 16 E twiddles.
 template <int kLogL>
 std::size_t smem_bytes(int log_threads) {
   return ((static_cast<std::size_t>(stockham::buffers(kLogL) * stockham::sequence_slots(kLogL))
            << (log_threads - stockham::log_sequence_threads(kLogL))) +
-          256) *
+          (16 << stockham::log_values(kLogL))) *
          sizeof(float2);
 }
 
