@@ -11,6 +11,7 @@
 // rows. Stockham pass: 1-D n = 512 .. 8192 on whole and partial tiles and scaled, and the rows
 // of 2-D shapes. Each case checks on the host that its plan really has a pass the kernel under
 // test takes.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -88,8 +89,9 @@ void compare(Case const& c, int sign) {
   auto ref = tcfft::testing::reference_fft(x, rows, cols, c.batch, sign);
   std::vector<cd> theirs;
   ASSERT_NO_FATAL_FAILURE(tcfft::testing::run_cufft_half(rows, cols, c.batch, x, sign, theirs));
-  if (c.scaling == fftcore::Scaling::kByN) {  // 1/N is a power of two: exact in double
-    double const s = 1.0 / static_cast<double>(rows * cols);
+  if (c.scaling != fftcore::Scaling::kNone) {  // 1/N is a power of two: exact in double
+    double const n = static_cast<double>(rows * cols);
+    double const s = c.scaling == fftcore::Scaling::kByN ? 1.0 / n : 1.0 / std::sqrt(n);
     for (auto& v : ref) v *= s;
     for (auto& v : theirs) v *= s;
   }
@@ -236,8 +238,8 @@ TEST_F(TcColumnPass, ColumnsOf2dShapesAgainstCufftHalf) {
 }
 
 TEST_F(TcStockhamPass, LengthsAgainstCufftHalf) {
-  // 1-D n = 512 .. 4096: the planner's tiles over batches of 2^21 elements (blocks of 256
-  // threads, several rounds), single sequences (one block of L / 16 threads) and 1/N scaling.
+  // 1-D n = 512 .. 16384: the planner's tiles over batches of 2^21 elements (blocks of 256
+  // threads, several rounds), single sequences (one block of L / E threads) and 1/N scaling.
   run_cases({{1, 512, 4096, nullptr},
              {1, 1024, 2048, nullptr},
              {1, 2048, 1024, nullptr},
@@ -245,8 +247,11 @@ TEST_F(TcStockhamPass, LengthsAgainstCufftHalf) {
              {1, 512, 1, nullptr, fftcore::Scaling::kByN},
              {1, 4096, 1, nullptr},
              {1, 2048, 2, nullptr, fftcore::Scaling::kByN},
-             {1, 8192, 256, nullptr},  // four stages, 512 threads per sequence
-             {1, 8192, 1, nullptr, fftcore::Scaling::kByN}},
+             {1, 8192, 256, nullptr},  // 32 values per thread, one exchange buffer
+             {1, 8192, 1, nullptr, fftcore::Scaling::kByN},
+             {1, 16384, 128, nullptr},  // 512 threads per sequence, a radix-32 last stage
+             {1, 16384, 1, nullptr, fftcore::Scaling::kByN},
+             {1, 16384, 3, nullptr, fftcore::Scaling::kBySqrtN}},
             false, fftcore::detail::tc::stockham::eligible);
 }
 
@@ -266,7 +271,8 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
              {128, 2048, 2, nullptr},
              {64, 4096, 2, nullptr},
              {1024, 2048, 1, nullptr},
-             {16, 8192, 2, nullptr}},
+             {16, 8192, 2, nullptr},
+             {8, 16384, 3, nullptr}},
             false, fftcore::detail::tc::stockham::eligible);
 }
 

@@ -1,33 +1,35 @@
 // SPDX-License-Identifier: MIT
 // The Stockham pass (kernels/stockham_pass_kernel.cu): untwiddled FP16 passes of L = 512 ..
-// 8192 points over contiguous sequences (1-D transforms of those sizes, rows of 2-D transforms;
-// the last passes of larger 1-D sizes write transposed, so not those), on CUDA cores. Which
-// passes it takes and every index map of it, shared by the kernel and the CPU tests.
+// 16384 points over contiguous sequences (1-D transforms of those sizes, rows of 2-D
+// transforms; the last passes of larger 1-D sizes write transposed, so not those), on CUDA
+// cores. Which passes it takes and every index map of it, shared by the kernel and the CPU tests.
 //
 // The register-chained Tensor Core pass (fast_pass_layout.hpp) ran these lengths at 61-64 % of
 // the copy bandwidth (H200), issue-bound at ~65 instructions per point (hi/lo operand splits,
-// FP32 shared round trips per radix-16 merge). Here a sequence belongs to T = L / 16 threads,
-// each holding E = 16 values in FP32 registers, and takes three Stockham stages of radices
-// 16, 16 and R3 = L / 256 (2, 4, 8, 16):
+// FP32 shared round trips per radix-16 merge). Here a sequence belongs to T = L / E threads,
+// each holding E values in FP32 registers (E = 16 up to L = 4096, 32 at 8192 and 16384), and
+// takes three Stockham stages of radices E, 16 and R3 = L / (16 E) (16, 16, 2..16; 32, 16, 16
+// at 8192; 32, 16, 32 at 16384):
 //   stage s (Ns points already merged, radix R): the thread's registers a[i] hold
-//   x[j + T i] (i < 16); as E / R butterflies v = j + u T (u < E / R) it multiplies input m of
+//   x[j + T i] (i < E); as E / R butterflies v = j + u T (u < E / R) it multiplies input m of
 //   butterfly v, a[u + m E / R], by W_{Ns R}^((v mod Ns) m), takes the R-point DFT and writes
 //   output k to y[(v - v mod Ns) R + v mod Ns + k Ns] (pass_params.hpp: merge_write_index).
-// Stage 1 (Ns = 1) has no twiddle; stage 2 (Ns = 16) carries the pass's scale in its twiddles;
-// stage 3 (Ns = 256, Ns R3 = L) writes y[v + k 256] straight to global memory, where a warp's
-// 32 lanes cover 128 adjacent bytes. At L = 8192 a third radix-16 stage (Ns = 256) comes
-// before a last one of radix 2 (Ns = 4096). Each exchange has its own shared buffer (two, or
-// three at 8192), so that a round takes one block barrier per exchange. One FP16 rounding.
-// Measured on the H200 (ms per 2^28 elements; fftcore/NOTES.md, session 11), from the Tensor
-// Core pass's 0.80-0.84: first version 1.24 / 0.97 / 0.84 / 0.86 ms at L = 512 .. 4096 (stage
-// 3's table entries W_L^v lay 2^14 / L entries apart across the lanes: up to 32 cache lines per
-// warp load); W_L^v = W_L^j W_16^u and stage 2's twiddles from a block table: 0.72 / 0.79 /
-// 0.78 / 0.86; tiles grid-stride over resident blocks (the per-block set-up was ~9
+// Stage 1 (Ns = 1) has no twiddle; stage 2 (Ns = E) carries the pass's scale in its twiddles;
+// stage 3 (Ns = 16 E, Ns R3 = L) writes y[v + k Ns] straight to global memory, where a warp's
+// 32 lanes cover 128 adjacent bytes. Up to L = 4096 each exchange has its own shared buffer, so
+// that a round takes one block barrier per exchange; from 8192 up one buffer (a barrier before
+// each exchange's writes as well). One FP16 rounding.
+// Measured on the H200 (ms per 2^28 elements; fftcore/NOTES.md, sessions 11 and 14), from the
+// Tensor Core pass's 0.80-0.84: first version 1.24 / 0.97 / 0.84 / 0.86 ms at L = 512 .. 4096
+// (stage 3's table entries W_L^v lay 2^14 / L entries apart across the lanes: up to 32 cache
+// lines per warp load); W_L^v = W_L^j W_E^u and stage 2's twiddles from a block table: 0.72 /
+// 0.79 / 0.78 / 0.86; tiles grid-stride over resident blocks (the per-block set-up was ~9
 // instructions per point at L = 4096, where a tile is one round): 0.63 / 0.78 / 0.79 / 0.79;
 // the next item's loads issued before this item's stages: 0.61 / 0.71 / 0.73 / 0.76 (84 / 72
 // / 70 / 68 % of the copy bandwidth). One buffer per sequence (four barriers, four blocks of
-// 64 registers per SM, with spills) measured 0.68 / 0.84 / 0.83 / 0.86. L = 8192 (four
-// stages): 1.18 -> 1.00 ms.
+// 64 registers per SM, with spills) measured 0.68 / 0.84 / 0.83 / 0.86. L = 8192 as four
+// stages of E = 16 on 512 threads (three buffers, 209 KB, one block per SM): 1.18 -> 0.94 ms;
+// as three stages of E = 32 on 256 threads (one buffer, two blocks per SM): 0.68 ms.
 #pragma once
 
 #include "pass_params.hpp"
@@ -35,11 +37,11 @@
 namespace fftcore::detail::tc::stockham {
 
 inline constexpr int kMinLogLength = 9;       ///< L = 512
-inline constexpr int kMaxLogLength = 13;      ///< L = 8192 (E = 32 values per thread)
+inline constexpr int kMaxLogLength = 14;      ///< L = 16384 (E = 32 values per thread)
 inline constexpr int kMaxLogLengthReal = 12;  ///< the fused C2R split: L <= 4096
 inline constexpr int kMaxLogLengthR2c = 9;    ///< the fused R2C split: L = 512 only
 inline constexpr int kLogValues = 4;          ///< E = 16 values per thread up to L = 4096
-inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread at L = 8192
+inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread at L = 8192, 16384
 inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers
 /// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
@@ -50,7 +52,8 @@ inline constexpr int kMinBlocks = 3;
 inline constexpr int kMinBlocksSplit = 2;
 /// The same at L = 8192: a sequence of 256 threads holding 32 values each (64 FP32 registers
 /// of data, 32 of the next item's words), one exchange buffer of 33 x 256 float2 (67.6 KB):
-/// two blocks per SM, at most 128 registers per thread.
+/// two blocks per SM, at most 128 registers per thread. At 16384 a sequence takes 512 threads
+/// and 135 KB: one block.
 inline constexpr int kMinBlocksWide = 2;
 
 /// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 8192, no load hook (a
@@ -76,14 +79,14 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
          (real || p.scatter != 0 || same_places(p));
 }
 
-/// log2 of E, the values a thread holds: 16 up to L = 4096, 32 at 8192.
+/// log2 of E, the values a thread holds: 16 up to L = 4096, 32 at 8192 and 16384.
 FFTCORE_HD constexpr int log_values(int log_l) {
   return log_l > 3 * kLogValues ? kLogValuesWide : kLogValues;
 }
 /// log2 of T = L / E, the threads of a sequence.
 FFTCORE_HD constexpr int log_sequence_threads(int log_l) { return log_l - log_values(log_l); }
 /// Stages: three, of radices E, 16 and L / (16 E) (16, 16, 2..16 up to L = 4096; 32, 16, 16 at
-/// 8192).
+/// 8192; 32, 16, 32 at 16384).
 FFTCORE_HD constexpr int stages(int /*log_l*/) { return 3; }
 /// log2 of the radix of stage s.
 FFTCORE_HD constexpr int stage_log_radix(int s, int log_l) {
@@ -95,17 +98,23 @@ FFTCORE_HD constexpr int stage_log_ns(int s, int log_l) {
 }
 /// Exchange buffers per sequence: one per exchange up to L = 4096, so that an item takes one
 /// barrier per exchange and the next item's first writes never meet this item's last reads; one
-/// at 8192 (two more barriers per item: before each exchange's writes), so that two blocks share
-/// an SM.
+/// from 8192 up (two more barriers per item: before each exchange's writes), so that two blocks
+/// share an SM at 8192 and a 16384-point sequence fits at all.
 FFTCORE_HD constexpr int buffers(int log_l) {
   return log_values(log_l) == kLogValues ? stages(log_l) - 1 : 1;
 }
-/// The kernel's block size bound: 256 threads.
-FFTCORE_HD constexpr int max_threads(int /*log_l*/) { return 1 << kLogMaxThreads; }
+/// The kernel's block size bound: 256 threads, or one sequence's T = 512 at L = 16384.
+FFTCORE_HD constexpr int max_threads(int log_l) {
+  return 1 << (log_sequence_threads(log_l) > kLogMaxThreads ? log_sequence_threads(log_l)
+                                                            : kLogMaxThreads);
+}
 /// The resident blocks per SM the kernel is built for (its __launch_bounds__): kMinBlocks,
-/// kMinBlocksSplit with a fused real split, kMinBlocksWide at L = 8192.
+/// kMinBlocksSplit with a fused real split, kMinBlocksWide at L = 8192, one at 16384.
 FFTCORE_HD constexpr int min_blocks(int log_l, bool split) {
-  return log_values(log_l) != kLogValues ? kMinBlocksWide : split ? kMinBlocksSplit : kMinBlocks;
+  return log_sequence_threads(log_l) > kLogMaxThreads ? 1
+         : log_values(log_l) != kLogValues            ? kMinBlocksWide
+         : split                                      ? kMinBlocksSplit
+                                                      : kMinBlocks;
 }
 
 /// log2 of the block size for tiles of 2^log_tile sequences: E values per thread, at most 256

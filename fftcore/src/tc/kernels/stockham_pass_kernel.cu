@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The Stockham pass: untwiddled FP16 passes of 512..8192 points over contiguous sequences
-// (stockham::eligible), each sequence on L / 16 threads in FP32 registers, three Stockham
-// stages (16, 16, L / 256; four at 8192: 16, 16, 16, 2) exchanged through shared memory, with
+// The Stockham pass: untwiddled FP16 passes of 512..16384 points over contiguous sequences
+// (stockham::eligible), each sequence on L / E threads of E = 16 (32 from L = 8192) values in
+// FP32 registers, three Stockham stages (E, 16, L / 16 E) exchanged through shared memory, with
 // store hooks and the real transforms' fused splits (stockham_pass_layout.hpp has the maps and
 // the reason).
 #include <cuda_fp16.h>
@@ -145,9 +145,9 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
          static_cast<std::uint32_t>(j);
     return ok;
   };
-  // The next item's 16 words are loaded before this item's stages run (software pipelining):
+  // The next item's E words are loaded before this item's stages run (software pipelining):
   // with ~20 warps resident per SM, loads issued only at the top of each item left the DRAM at
-  // 45 % while the stages ran.
+  // 45 % while the stages ran (from L = 8192: after stage 2's writes, kLateLoad).
   std::uint32_t raw[kE];
   std::uint32_t const* from = nullptr;
   std::uint32_t* to = nullptr;
@@ -390,6 +390,7 @@ cudaError_t prepare_stockham_pass_kernels() noexcept {
   if (e == cudaSuccess) e = prepare_length<11>();
   if (e == cudaSuccess) e = prepare_length<12>();
   if (e == cudaSuccess) e = prepare_length<13>();
+  if (e == cudaSuccess) e = prepare_length<14>();
   return e;
 }
 
@@ -413,6 +414,8 @@ cudaError_t launch_stockham_pass(PassParams const& pass, void const* src, void* 
       return launch_length<12>(pass, src, dst, coarse, inverse, stream);
     case 13:
       return launch_length<13>(pass, src, dst, coarse, inverse, stream);
+    case 14:
+      return launch_length<14>(pass, src, dst, coarse, inverse, stream);
     default:
       return cudaErrorInvalidValue;
   }
