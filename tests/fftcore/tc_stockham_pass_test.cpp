@@ -82,10 +82,9 @@ TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To16384Points) {
 }
 
 TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
-  // R2C / C2R of n = 1024 .. 8192 (1-D) and 2-D rows of those: the row FFT of M = n / 2 =
-  // 512 .. 4096 points is one pass with the split fused (real_layout.cpp), which it takes
-  // (the R2C at M = 512 only); at n = 16384 (M = 8192) it leaves the fused split to the
-  // other kernels.
+  // R2C / C2R of n = 1024 .. 16384 (1-D) and 2-D rows of those: the row FFT of M = n / 2 =
+  // 512 .. 8192 points is one pass with the split fused (real_layout.cpp), which it takes
+  // (the R2C at M = 512 and 8192 only).
   for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
     for (int k = sp::kMinLogLength + 1; k <= 14; ++k) {
       for (std::int64_t rows : {std::int64_t{1}, std::int64_t{64}}) {
@@ -101,7 +100,7 @@ TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
         EXPECT_EQ(row.real_in != 0, kind == fftcore::Transform::kC2R);
         // The R2C split only at M = 512 (stockham_pass_layout.hpp says why).
         bool const taken = k - 1 <= sp::kMaxLogLengthReal &&
-                           (kind == fftcore::Transform::kC2R || k - 1 <= sp::kMaxLogLengthR2c);
+                           (kind == fftcore::Transform::kC2R || sp::r2c_length(k - 1));
         EXPECT_EQ(sp::eligible(row), taken);
       }
     }

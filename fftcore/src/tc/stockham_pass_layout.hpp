@@ -38,8 +38,8 @@ namespace fftcore::detail::tc::stockham {
 
 inline constexpr int kMinLogLength = 9;       ///< L = 512
 inline constexpr int kMaxLogLength = 14;      ///< L = 16384 (E = 32 values per thread)
-inline constexpr int kMaxLogLengthReal = 12;  ///< the fused C2R split: L <= 4096
-inline constexpr int kMaxLogLengthR2c = 9;    ///< the fused R2C split: L = 512 only
+inline constexpr int kMaxLogLengthReal = 13;  ///< the fused C2R split: L <= 8192
+inline constexpr int kMaxLogLengthR2c = 9;    ///< the fused R2C split: L = 512 (and 8192)
 inline constexpr int kLogValues = 4;          ///< E = 16 values per thread up to L = 4096
 inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread at L = 8192, 16384
 inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
@@ -56,6 +56,13 @@ inline constexpr int kMinBlocksSplit = 2;
 /// and 135 KB: one block.
 inline constexpr int kMinBlocksWide = 2;
 
+/// Whether the fused R2C split runs here at L = 2^log_l: at 512 (kMaxLogLengthR2c) and at
+/// 8192 (kMaxLogLengthReal: 32 values per thread, two blocks per SM), not at 1024..4096 (see
+/// eligible).
+FFTCORE_HD constexpr bool r2c_length(int log_l) {
+  return log_l <= kMaxLogLengthR2c || log_l == kMaxLogLengthReal;
+}
+
 /// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 8192, no load hook (a
 /// store hook it applies), no pass twiddle, unit element strides on both sides, and a layout
 /// safe to run in place sequence by sequence (a sequence's threads read all of it before they
@@ -69,7 +76,7 @@ inline constexpr int kMinBlocksWide = 2;
 /// every length (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   bool const real = p.real_in != 0 || p.real_out != 0;
-  if (p.real_out != 0 && p.log_length > kMaxLogLengthR2c) return false;
+  if (p.real_out != 0 && !r2c_length(p.log_length)) return false;
   if (real && p.log_length > kMaxLogLengthReal) return false;
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr &&

@@ -30,6 +30,19 @@ __device__ __forceinline__ void twiddle_inputs(float2 (&a)[kN], int base, float2
   }
 }
 
+/// W_2E^i (forward), i < E: the real splits' W_{2M}^(T i) (2M / T = 2E).
+template <int kLogE>
+__device__ __forceinline__ float2 w_2e(int i) {
+  if constexpr (kLogE == 4) {
+    return w32(i);
+  } else {
+    static_assert(kLogE == 5, "E = 16 or 32");
+    // W_64^i = W_32^(i / 2) W_64^(i mod 2).
+    float2 const w = w32(i >> 1);
+    return (i & 1) == 0 ? w : cmul(w, make_float2(9.951847267e-01f, -9.801714033e-02f));
+  }
+}
+
 /// Synchronises the threads that share a sequence's exchange buffers: a warp where a sequence
 /// fits in one (L = 512), else the block.
 template <int kLogT>
@@ -55,7 +68,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   constexpr int kLogT = stockham::log_sequence_threads(kLogL);
   constexpr int kT = 1 << kLogT;
   static_assert(stockham::stages(kLogL) == 3, "stages of radices E, 16, L / (16 E)");
-  static_assert(kReal == kNoSplit || kLogE == stockham::kLogValues, "the splits take E = 16");
+  static_assert(kReal == kNoSplit || kLogL <= stockham::kMaxLogLengthReal, "W_2M^j from coarse");
   // Stage 2: radix 16, Ns = E, kU2 butterflies per thread.
   constexpr int kU2 = kE / 16;
   // The last stage: radix R3, Ns = 2^kLogNs3 (L = Ns R3), kU3 butterflies per thread.
@@ -72,6 +85,10 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // and stage 3 reads its butterflies' inputs one butterfly at a time: 32 words in flight beside
   // 64 registers of data through all three stages spilled 44-52 words per thread at 128.
   constexpr bool kLateLoad = kOneBuffer;
+  // Whether stage 3 reads its inputs one butterfly at a time (late loads): not with the R2C
+  // split, whose Z writes into the one buffer must wait for all of stage 3's reads, and which
+  // loads the next item after those writes instead.
+  constexpr bool kStreamLast = kLateLoad && kReal != kSplitOut;
   extern __shared__ float2 exchange[];  // per sequence of a round: kBuffers buffers of kSlots
 
   int const log_threads = stockham::log_threads(p.log_tile, kLogL);
@@ -85,9 +102,16 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
   bool const flip_factor = (p.conjugate_store != 0) != kInverse;
-  // The real split's twiddles W_{2M}^n, n = j + T i (M = L): W_{2M}^j W_32^i.
-  float2 const wsplit =
-      kReal != kNoSplit ? __ldg(coarse + (j << (kLogCoarse - kLogL - 1))) : make_float2(1.f, 0.f);
+  // The real split's twiddles W_{2M}^n, n = j + T i (M = L): W_{2M}^j W_2E^i. W_{2M}^j is held
+  // in two registers at E = 16 and loaded again where the split runs (an L1 hit) at E = 32:
+  // held there, the C2R spilled 90 words at 128 registers; loaded so at E = 16, the C2R ran
+  // 4-8 % slower (H200, 2^10..2^13 reals).
+  constexpr int kSplitShift = kReal != kNoSplit ? kLogCoarse - kLogL - 1 : 0;
+  float2 const wsplit_held = kReal != kNoSplit && !kLateLoad ? __ldg(coarse + (j << kSplitShift))
+                                                             : make_float2(1.f, 0.f);
+  auto const split_base = [&]() {
+    return kLateLoad ? __ldg(coarse + (j << kSplitShift)) : wsplit_held;
+  };
   // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
   // butterflies v = j + u T), m < 16, from a block table of 16 E entries in shared memory laid
   // out [m][k]: for each m a warp reads E adjacent float2 (twice over at E = 16), one load per
@@ -164,11 +188,13 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     float2 a[kE];
     if constexpr (kReal == kSplitIn) {
       // C2R rows hold M + 1 values: X[n] at from[T i] (raw, prefetched), X[M - n] at
-      // from[M - 2 j - T i], loaded now (prefetching both, 32 words, spilled 18-46 words).
+      // from[M - 2 j - T i], loaded now (prefetching both spilled: 18-46 words at E = 16,
+      // 108 at E = 32).
       std::uint32_t other[kE];
       std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
 #pragma unroll
       for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
+      float2 const wsplit = split_base();
         // Z[n] / 4 = s / 4 + i conj(w) d, s = X[n] + conj X[M-n], d = X[n] - conj X[M-n],
         // w = W_{2M}^n (real_split.hpp; the pass's scale carries the 4; n = 0 pairs X[0] with
         // X[M], their imaginary parts ignored as cuFFT does), conjugated for the forward DFT the
@@ -178,7 +204,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
         float2 x = unpack_word(raw[i]);
         float2 y = unpack_word(other[i]);
         if (i == 0 && j == 0) x.y = y.y = 0.f;
-        float2 const w = cscale(cmul(wsplit, w32(i)), 0.25f);
+        float2 const w = cscale(cmul(wsplit, w_2e<kLogE>(i)), 0.25f);
         float const sx = x.x + y.x, sy = x.y - y.y;
         float const dx = x.x - y.x, dy = x.y + y.y;
         float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
@@ -235,11 +261,13 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
             a[stockham::input_register(u, bit_reverse<4>(k), 4, kLogL)];
       }
     }
-    if constexpr (kLateLoad) load(state);
+    if constexpr (kStreamLast) load(state);
     sequence_barrier<kLogT>();
-    if constexpr (!kLateLoad) {
+    if constexpr (!kStreamLast) {
 #pragma unroll
       for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
+      // R2C with one buffer: every stage-3 read before the first Z write.
+      if constexpr (kReal == kSplitOut && kOneBuffer) sequence_barrier<kLogT>();
     }
     // The last stage: Ns = L / R3, radix R3, butterflies v = j + u T (v < Ns), twiddles
     // W_L^(v m); X[v + Ns k] to global memory.
@@ -249,7 +277,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
 #pragma unroll
       for (int m = 0; m < kR3; ++m) {
         int const r = stockham::input_register(u, m, kLogR3, kLogL);
-        b[m] = kLateLoad ? buf2[stockham::read_slot(j, r, kLogL)] : a[r];
+        b[m] = kStreamLast ? buf2[stockham::read_slot(j, r, kLogL)] : a[r];
       }
       twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
       dft_pow2<kLogR3>(b);
@@ -282,11 +310,14 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
       // R2C: X[n], n = j + T i, from Z[n] and Z[M - n] (real_split.hpp's pair, which also
       // gives X[0] and X[M] at n = 0 and X[M/2] at n = M/2), in FP32, one rounding; rows of
       // M + 1 at the pass's out_stride. The transform's scale rode on stage 2's twiddles.
+      // E = 32: the next item's words now that a is dead (after the split measured slower: 0.546
+      // against 0.562 ms per 2^28 reals at M = 8192, H200).
+      if constexpr (kLateLoad) load(state);
       sequence_barrier<kLogT>();
       if (ok) {
         // Partly unrolled, W_{2M}^n by one product per value: fully unrolled, the compiler
         // hoisted every shared load and spilled.
-        float2 w = wsplit;
+        float2 w = split_base();
 #pragma unroll 2
         for (int i = 0; i < kE; ++i) {
           int const n = j + (i << kLogT);
@@ -297,7 +328,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
           split_forward_pair(za, zb, w, 1.0f, xn, xm);
           seq[i << kLogT] = pack_word(xn);
           if (n == 0) seq[1 << kLogL] = pack_word(xm);
-          w = cmul(w, w32(1));
+          w = cmul(w, w_2e<kLogE>(1));
         }
       }
       sequence_barrier<kLogT>();  // the next item's stage 1 overwrites buf1
@@ -314,18 +345,18 @@ std::size_t smem_bytes(int log_threads) {
          sizeof(float2);
 }
 
-/// The R2C split's kernel where stockham::eligible lets it run (L = 512), else the plain one
+/// The R2C split's kernel where stockham::eligible lets it run (L = 512, 8192), else the plain one
 /// (never launched with real_out: launch_length refuses).
 template <int kLogL>
 constexpr auto r2c_kernel() {
-  if constexpr (kLogL <= stockham::kMaxLogLengthR2c) {
+  if constexpr (stockham::r2c_length(kLogL)) {
     return stockham_pass_kernel<kLogL, false, false, kSplitOut>;
   } else {
     return stockham_pass_kernel<kLogL, false, false>;
   }
 }
 
-/// The C2R split's kernel up to L = 4096, else the plain inverse one (likewise never launched
+/// The C2R split's kernel up to L = 8192, else the plain inverse one (likewise never launched
 /// with real_in).
 template <int kLogL>
 constexpr auto c2r_kernel() {
@@ -361,7 +392,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   if ((pass.real_out != 0 && inverse) || (pass.real_in != 0 && !inverse)) {
     return cudaErrorInvalidValue;  // R2C runs forward, C2R inverse
   }
-  if (pass.real_out != 0 && kLogL > stockham::kMaxLogLengthR2c) return cudaErrorInvalidValue;
+  if (pass.real_out != 0 && !stockham::r2c_length(kLogL)) return cudaErrorInvalidValue;
   if (pass.real_in != 0 && kLogL > stockham::kMaxLogLengthReal) return cudaErrorInvalidValue;
   int const variant = pass.real_out != 0 ? kSplitOut : pass.real_in != 0 ? kSplitIn : kNoSplit;
   auto const kernel = variant == kSplitOut  ? r2c_kernel<kLogL>()
