@@ -8,7 +8,7 @@
 // partial tiles and scaled, and the rows of 2-D shapes. Forward and inverse, in and out of
 // place (which must agree bit for bit). Column pass: the twiddled strided first passes of 1-D
 // transforms split through 32..128 points, and the column passes of 2-D shapes with 32..128
-// rows. Stockham pass: 1-D n = 512 .. 8192 on whole and partial tiles and scaled, and the rows
+// rows. Stockham pass: 1-D n = 512 .. 16384 on whole and partial tiles and scaled, and the rows
 // of 2-D shapes. Each case checks on the host that its plan really has a pass the kernel under
 // test takes.
 #include <cmath>

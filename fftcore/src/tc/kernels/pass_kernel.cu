@@ -392,7 +392,7 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
     return launch_warp_pass(pass, src, dst, coarse, inverse, stream);
   }
   // The Stockham pass ahead of the register-chained pass: it takes the untwiddled contiguous
-  // passes of 512..8192 points (stockham_pass_layout.hpp says why).
+  // passes of 512..16384 points (stockham_pass_layout.hpp says why).
   if (runs_stockham_pass(pass)) {
     return launch_stockham_pass(pass, src, dst, coarse, inverse, stream);
   }
