@@ -82,12 +82,13 @@ TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To16384Points) {
 }
 
 TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
-  // R2C / C2R of n = 1024 .. 16384 (1-D) and 2-D rows of those: the row FFT of M = n / 2 =
-  // 512 .. 8192 points is one pass with the split fused (real_layout.cpp), which it takes
-  // (the R2C at M = 512 and 8192 only).
+  // R2C / C2R of n = 1024 .. 32768 (1-D) and 2-D rows of those: the row FFT of M = n / 2 =
+  // 512 .. 16384 points is one pass with the split fused (real_layout.cpp), which it takes
+  // (the R2C at M = 512, 8192 and 16384 only).
   for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
-    for (int k = sp::kMinLogLength + 1; k <= 14; ++k) {
+    for (int k = sp::kMinLogLength + 1; k <= sp::kMaxLogLength + 1; ++k) {
       for (std::int64_t rows : {std::int64_t{1}, std::int64_t{64}}) {
+        if (rows > 1 && k > 14) continue;  // 2-D dimensions stop at 2^14
         fftcore::PlanDesc d = desc(rows, std::int64_t{1} << k, 3);
         d.kind = kind;
         SCOPED_TRACE(std::to_string(rows) + " x 2^" + std::to_string(k));

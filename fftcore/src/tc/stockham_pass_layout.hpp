@@ -38,8 +38,8 @@ namespace fftcore::detail::tc::stockham {
 
 inline constexpr int kMinLogLength = 9;       ///< L = 512
 inline constexpr int kMaxLogLength = 14;      ///< L = 16384 (E = 32 values per thread)
-inline constexpr int kMaxLogLengthReal = 13;  ///< the fused C2R split: L <= 8192
-inline constexpr int kMaxLogLengthR2c = 9;    ///< the fused R2C split: L = 512 (and 8192)
+inline constexpr int kMaxLogLengthReal = 14;  ///< the fused C2R split: L <= 16384
+inline constexpr int kMaxLogLengthR2c = 9;    ///< the fused R2C split: L = 512 (and 8192, 16384)
 inline constexpr int kLogValues = 4;          ///< E = 16 values per thread up to L = 4096
 inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread at L = 8192, 16384
 inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
@@ -57,10 +57,9 @@ inline constexpr int kMinBlocksSplit = 2;
 inline constexpr int kMinBlocksWide = 2;
 
 /// Whether the fused R2C split runs here at L = 2^log_l: at 512 (kMaxLogLengthR2c) and at
-/// 8192 (kMaxLogLengthReal: 32 values per thread, two blocks per SM), not at 1024..4096 (see
-/// eligible).
+/// 8192 and 16384 (32 values per thread), not at 1024..4096 (see eligible).
 FFTCORE_HD constexpr bool r2c_length(int log_l) {
-  return log_l <= kMaxLogLengthR2c || log_l == kMaxLogLengthReal;
+  return log_l <= kMaxLogLengthR2c || log_l > 3 * kLogValues;
 }
 
 /// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 8192, no load hook (a

@@ -106,11 +106,18 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // in two registers at E = 16 and loaded again where the split runs (an L1 hit) at E = 32:
   // held there, the C2R spilled 90 words at 128 registers; loaded so at E = 16, the C2R ran
   // 4-8 % slower (H200, 2^10..2^13 reals).
-  constexpr int kSplitShift = kReal != kNoSplit ? kLogCoarse - kLogL - 1 : 0;
+  // At L = 16384, 2M = 2^15 is past the table's 2^14: W_2M^j = W_2^14^(j / 2) W_2^15^(j mod 2).
+  constexpr int kSplitShift = kReal != kNoSplit && kLogL < kLogCoarse ? kLogCoarse - kLogL - 1 : 0;
   float2 const wsplit_held = kReal != kNoSplit && !kLateLoad ? __ldg(coarse + (j << kSplitShift))
                                                              : make_float2(1.f, 0.f);
   auto const split_base = [&]() {
-    return kLateLoad ? __ldg(coarse + (j << kSplitShift)) : wsplit_held;
+    if constexpr (kLogL >= kLogCoarse) {
+      static_assert(kLogL == kLogCoarse, "2M <= 2^15");
+      float2 const w = __ldg(coarse + (j >> 1));
+      return (j & 1) != 0 ? cmul(w, make_float2(1.0f, -1.917475973e-04f)) : w;
+    } else {
+      return kLateLoad ? __ldg(coarse + (j << kSplitShift)) : wsplit_held;
+    }
   };
   // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
   // butterflies v = j + u T), m < 16, from a block table of 16 E entries in shared memory laid
@@ -345,7 +352,7 @@ std::size_t smem_bytes(int log_threads) {
          sizeof(float2);
 }
 
-/// The R2C split's kernel where stockham::eligible lets it run (L = 512, 8192), else the plain one
+/// The R2C split's kernel where stockham::eligible lets it run (L = 512, 8192, 16384), else the plain one
 /// (never launched with real_out: launch_length refuses).
 template <int kLogL>
 constexpr auto r2c_kernel() {
@@ -356,7 +363,7 @@ constexpr auto r2c_kernel() {
   }
 }
 
-/// The C2R split's kernel up to L = 8192, else the plain inverse one (likewise never launched
+/// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
 /// with real_in).
 template <int kLogL>
 constexpr auto c2r_kernel() {
