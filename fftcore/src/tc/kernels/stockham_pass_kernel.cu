@@ -19,7 +19,8 @@ namespace fftcore::detail::tc {
 namespace {
 
 /// Multiplies input m of the butterfly (a[base + m stride], 0 < m < R) by W^m (w = W): powers
-/// by FP32 products, at most 15 deep (a few 2^-24 relative, far below the FP16 output rounding).
+/// by FP32 products, at most 31 deep (L = 16384's radix-32 last stage; a few 2^-22 relative at
+/// most, far below the FP16 output rounding).
 template <int kR, int kStride, int kN>
 __device__ __forceinline__ void twiddle_inputs(float2 (&a)[kN], int base, float2 w) {
   float2 t = w;
@@ -62,7 +63,7 @@ template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
 __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                                   stockham::min_blocks(kLogL, kReal != kNoSplit))
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
-  // E values per thread (16; 32 at L = 8192), T threads per sequence.
+  // E values per thread (16; 32 at L = 8192 and 16384), T threads per sequence.
   constexpr int kLogE = stockham::log_values(kLogL);
   constexpr int kE = 1 << kLogE;
   constexpr int kLogT = stockham::log_sequence_threads(kLogL);
@@ -78,10 +79,10 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   constexpr int kLogNs3 = stockham::stage_log_ns(2, kLogL);
   constexpr int kSlots = stockham::sequence_slots(kLogL);
   constexpr int kBuffers = stockham::buffers(kLogL);
-  // One buffer (L = 8192): a barrier before each exchange's writes as well, so that they never
+  // One buffer (L >= 8192): a barrier before each exchange's writes as well, so that they never
   // meet the reads of the exchange before (this item's, or the last item's stage 3).
   constexpr bool kOneBuffer = kBuffers == 1;
-  // At L = 8192 the next item's words are loaded after stage 2's writes, not before stage 1,
+  // From L = 8192 the next item's words are loaded after stage 2's writes, not before stage 1,
   // and stage 3 reads its butterflies' inputs one butterfly at a time: 32 words in flight beside
   // 64 registers of data through all three stages spilled 44-52 words per thread at 128.
   constexpr bool kLateLoad = kOneBuffer;
