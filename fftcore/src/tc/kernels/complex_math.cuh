@@ -78,6 +78,14 @@ __device__ __forceinline__ float2 w32(int i) {
   }
 }
 
+/// W_64^i (forward), i < 32: W_32^(i / 2), times W_64 for odd i (one FP32 product, ~1e-7). The
+/// real splits' twiddles where 2M / T or 2M is 64 (the Stockham pass at E = 32, the small real
+/// kernel at M = 32).
+__device__ __forceinline__ float2 w64(int i) {
+  float2 const w = w32(i >> 1);
+  return (i & 1) == 0 ? w : cmul(w, make_float2(9.951847267e-01f, -9.801714033e-02f));
+}
+
 /// W_8^k (k < 8) without a table: the twiddles inside the radix-2/4/8 butterflies.
 __device__ __forceinline__ float2 w8(int k, bool inverse) {
   constexpr float c = 0.70710678118654752f;

@@ -100,12 +100,12 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                              cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the Stockham pass: stockham::eligible (FP16, no load
-/// hook, no pass twiddle, 512 <= L <= 8192, contiguous sequences) unless FFTCORE_TC_STOCKHAM_PASS=0
+/// hook, no pass twiddle, 512 <= L <= 16384, contiguous sequences) unless FFTCORE_TC_STOCKHAM_PASS=0
 /// is set.
 [[nodiscard]] bool runs_stockham_pass(PassParams const& pass) noexcept;
 
-/// The Stockham pass (kernels/stockham_pass_kernel.cu): L / 16 threads per sequence, three
-/// stages (four at 8192) on CUDA cores.
+/// The Stockham pass (kernels/stockham_pass_kernel.cu): L / E threads per sequence (E = 16, 32
+/// from L = 8192), three stages on CUDA cores.
 [[nodiscard]] cudaError_t prepare_stockham_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_stockham_pass(PassParams const& pass, void const* src, void* dst,
                                                float2 const* coarse, bool inverse,

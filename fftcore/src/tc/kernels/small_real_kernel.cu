@@ -55,15 +55,14 @@ __device__ __forceinline__ void dft_natural(float2 (&a)[1 << kLogM], float2 (&z)
   }
 }
 
-/// The split's W^k = exp(-i pi k / M) = W_2M^k, k < M / 2: W_32^(16 k / M) up to M = 16;
-/// at M = 32, W_32^(k / 2) times W_64 for odd k (one FP32 product, ~1e-7).
+/// The split's W^k = exp(-i pi k / M) = W_2M^k, k < M / 2: W_32^(16 k / M) up to M = 16,
+/// W_64^k at M = 32.
 template <int kLogM>
 __device__ __forceinline__ float2 split_w(int k) {
   if constexpr (kLogM <= 4) {
     return w32(k << (4 - kLogM));
   } else {
-    float2 const w = w32(k >> 1);
-    return (k & 1) != 0 ? cmul(w, make_float2(9.951847267e-01f, -9.801714033e-02f)) : w;
+    return w64(k);
   }
 }
 

@@ -34,14 +34,8 @@ __device__ __forceinline__ void twiddle_inputs(float2 (&a)[kN], int base, float2
 /// W_2E^i (forward), i < E: the real splits' W_{2M}^(T i) (2M / T = 2E).
 template <int kLogE>
 __device__ __forceinline__ float2 w_2e(int i) {
-  if constexpr (kLogE == 4) {
-    return w32(i);
-  } else {
-    static_assert(kLogE == 5, "E = 16 or 32");
-    // W_64^i = W_32^(i / 2) W_64^(i mod 2).
-    float2 const w = w32(i >> 1);
-    return (i & 1) == 0 ? w : cmul(w, make_float2(9.951847267e-01f, -9.801714033e-02f));
-  }
+  static_assert(kLogE == 4 || kLogE == 5, "E = 16 or 32");
+  return kLogE == 4 ? w32(i) : w64(i);
 }
 
 /// Synchronises the threads that share a sequence's exchange buffers: a warp where a sequence
