@@ -132,7 +132,10 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
   // The fused real splits it takes (out of place), not with a hook, not both at once.
   p = base;
   p.real_out = 1;
-  EXPECT_FALSE(sp::eligible(p)) << "R2C split at L = 1024";
+  EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 1024 (paired)";
+  p = layout_of(desc(1, 4096, 5)).passes[0];
+  p.real_out = 1;
+  EXPECT_FALSE(sp::eligible(p)) << "R2C split at L = 4096";
   p = layout_of(desc(1, 512, 5)).passes[0];
   p.real_out = 1;
   EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 512";
@@ -246,6 +249,168 @@ TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
         EXPECT_EQ(float2_wavefronts(slots), 2) << "reads, i = " << i;
       }
     }
+  }
+}
+
+/// The paired R2C deal (stockham::paired_butterfly): where it runs, that the butterflies of the
+/// last stage are dealt once each, that a thread's first half are the butterflies it reads from
+/// its usual registers' slots, that each thread's outputs n = v + k Ns are closed under
+/// n -> M - n (the split's pairs lie in one thread), and the mirrored reads' wavefronts.
+TEST(TcStockhamPass, PairedR2cDealKeepsEachSplitPairInOneThread) {
+  std::vector<int> slots(32);
+  for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
+    SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+    EXPECT_EQ(sp::r2c_paired(log_l), log_l != 12 && log_l != 14);
+    EXPECT_EQ(sp::r2c_length(log_l), log_l != 12);
+    if (!sp::r2c_paired(log_l)) continue;
+    int const l = 1 << log_l;
+    int const threads = 1 << sp::log_sequence_threads(log_l);
+    int const log_r3 = sp::stage_log_radix(2, log_l);
+    int const log_ns = sp::stage_log_ns(2, log_l);
+    int const units = 1 << (sp::log_values(log_l) - log_r3);
+    ASSERT_GE(units, 2);
+    std::vector<int> dealt(static_cast<std::size_t>(l >> log_r3), 0);
+    for (int j = 0; j < threads; ++j) {
+      std::vector<int> mine;
+      for (int u = 0; u < units; ++u) {
+        int const v = sp::paired_butterfly(j, u, log_l);
+        ASSERT_GE(v, 0);
+        ++dealt.at(static_cast<std::size_t>(v));
+        for (int k = 0; k < (1 << log_r3); ++k) {
+          mine.push_back(v + (k << log_ns));
+          if (u < units / 2) {
+            ASSERT_EQ(sp::read_slot(j, sp::input_register(u, k, log_r3, log_l), log_l),
+                      sp::slot(v + (k << log_ns), log_l))
+                << "j " << j << " u " << u << " m " << k;
+          }
+        }
+      }
+      std::sort(mine.begin(), mine.end());
+      for (int n : mine) {
+        ASSERT_TRUE(std::binary_search(mine.begin(), mine.end(), (l - n) & (l - 1)))
+            << "thread " << j << " holds Z[" << n << "] but not its partner";
+      }
+    }
+    for (int v : dealt) ASSERT_EQ(v, 1);
+    // The mirrored butterflies' reads: lanes take descending adjacent points, so that each
+    // half-warp's run of 16 crosses one pad (slot(16 q) and slot(16 q - 15) share a bank): two
+    // wavefronts per half-warp where the usual reads take one. No deal of the residues avoids
+    // it with this pad: a run aligned to 16 has a mirror that is not.
+    for (int warp = 0; warp < threads / 32; ++warp) {
+      for (int u = units / 2; u < units; ++u) {
+        for (int m = 0; m < (1 << log_r3); ++m) {
+          for (int lane = 0; lane < 32; ++lane) {
+            slots[static_cast<std::size_t>(lane)] =
+                sp::slot(sp::paired_butterfly(32 * warp + lane, u, log_l) + (m << log_ns), log_l);
+          }
+          EXPECT_LE(float2_wavefronts(slots), 4) << "warp " << warp << " u " << u << " m " << m;
+        }
+      }
+    }
+  }
+}
+
+/// The paired R2C stage as the kernel runs it, in double: stage 3's inputs are the Ns-point
+/// DFTs x2[v + m Ns] of the decimated z[R3 t + m] (what stages 1 and 2 leave in the buffer,
+/// checked by EmulatedPassesGiveTheDft); each thread takes its butterflies v and mirrors v' with
+/// the kernel's twiddles (W_L^v = W_L^j W_E^u; W_R3 conj(W_L^v); W_2R3 for thread 0's Ns / 2),
+/// pairs output k of v with R3 - 1 - k of v' (thread 0's own pairs as the kernel takes them),
+/// applies real_split.hpp's split with W_2M^n = W_2M^j W_2E^(u + k E / R3) and stores X[n] and
+/// X[M - n] at the kernel's offsets. Every X[0..M] written once and equal to the real DFT of
+/// the 2M reals.
+TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
+  namespace tc = fftcore::detail::tc;
+  for (int log_l : {9, 10, 11, 13}) {
+    SCOPED_TRACE("M = 2^" + std::to_string(log_l));
+    int const l = 1 << log_l;
+    int const log_t = sp::log_sequence_threads(log_l);
+    int const threads = 1 << log_t;
+    int const log_e = sp::log_values(log_l);
+    int const log_r3 = sp::stage_log_radix(2, log_l);
+    int const r3 = 1 << log_r3;
+    int const log_ns = sp::stage_log_ns(2, log_l);
+    int const ns = 1 << log_ns;
+    int const units = 1 << (log_e - log_r3);
+    unsigned seed = 0;
+    std::vector<cd> const z = tcfft::testing::random_complex(static_cast<std::size_t>(l), seed);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::vector<cd> x2(static_cast<std::size_t>(l));
+    for (int m = 0; m < r3; ++m) {
+      std::vector<cd> d(static_cast<std::size_t>(ns));
+      for (int t = 0; t < ns; ++t) d[static_cast<std::size_t>(t)] = z[static_cast<std::size_t>(r3 * t + m)];
+      tcfft::testing::fft_radix2(d);
+      for (int v = 0; v < ns; ++v) x2[static_cast<std::size_t>(v + m * ns)] = d[static_cast<std::size_t>(v)];
+    }
+    auto const w = [](int num, int den) { return tcfft::testing::root_of_unity(num, den, false); };
+    // real_split.hpp's pair (X[n], X[M - n]) from Z[n], Z[M - n] and W_2M^n, in double.
+    auto const split = [](cd a, cd b, cd wn, cd& xn, cd& xm) {
+      cd const e = (a + std::conj(b)) / 2.0, d = (a - std::conj(b)) / 2.0;
+      cd const i(0, 1);
+      xn = e - i * wn * d;
+      xm = std::conj(e + i * wn * d);
+    };
+    std::vector<cd> out(static_cast<std::size_t>(l + 1), cd(std::nan(""), 0));
+    std::vector<int> writes(static_cast<std::size_t>(l + 1), 0);
+    auto const store = [&](int at, cd value) {
+      out.at(static_cast<std::size_t>(at)) = value;
+      ++writes.at(static_cast<std::size_t>(at));
+    };
+    for (int j = 0; j < threads; ++j) {
+      for (int u = 0; u < units / 2; ++u) {
+        int const v = sp::paired_butterfly(j, u, log_l);
+        int const vm = sp::paired_butterfly(j, u + units / 2, log_l);
+        bool const own = j == 0 && u == 0;
+        cd const t = w(j, l) * w(u, 1 << log_e);
+        cd const tm = own ? w(1, 2 * r3) : w(1, r3) * std::conj(t);
+        std::array<cd, 32> b{}, c{};
+        for (int m = 0; m < r3; ++m) {
+          b[static_cast<std::size_t>(m)] = x2[static_cast<std::size_t>(v + m * ns)] * std::pow(t, m);
+          c[static_cast<std::size_t>(m)] = x2[static_cast<std::size_t>(vm + m * ns)] * std::pow(tm, m);
+        }
+        b = small_dft(b, r3);  // b[k] = Z[v + k Ns]
+        c = small_dft(c, r3);
+        auto const zb = [&](int k) { return b[static_cast<std::size_t>(k)]; };
+        auto const zc = [&](int k) { return c[static_cast<std::size_t>(k)]; };
+        cd xn, xm;
+        if (own) {
+          store(0, cd(zb(0).real() + zb(0).imag(), 0));
+          store(l, cd(zb(0).real() - zb(0).imag(), 0));
+          store((r3 / 2) * ns, std::conj(zb(r3 / 2)));
+          for (int k = 1; k < r3 / 2; ++k) {
+            split(zb(k), zb(r3 - k), w(k * units, 2 << log_e), xn, xm);
+            store(k * ns, xn);
+            store((r3 - k) * ns, xm);
+          }
+          for (int k = 0; k < r3 / 2; ++k) {
+            split(zc(k), zc(r3 - 1 - k), w(units / 2 + k * units, 2 << log_e), xn, xm);
+            store(ns / 2 + k * ns, xn);
+            store(ns / 2 + (r3 - 1 - k) * ns, xm);
+          }
+          continue;
+        }
+        for (int k = 0; k < r3; ++k) {
+          int const i = u + k * units;
+          split(zb(k), zc(r3 - 1 - k), w(j, 2 * l) * w(i, 2 << log_e), xn, xm);
+          store(j + (i << log_t), xn);  // seq[i T]
+          store(l - j - (i << log_t), xm);  // mirror[-(i T)], mirror = seq + M - 2 j
+        }
+      }
+    }
+    for (int n = 0; n <= l; ++n) ASSERT_EQ(writes[static_cast<std::size_t>(n)], 1) << "X[" << n << "]";
+    // The reference: the 2M reals z[t] = x[2t] + i x[2t + 1] by a complex FFT of 2M points.
+    std::vector<cd> reals(static_cast<std::size_t>(2 * l));
+    for (int t = 0; t < l; ++t) {
+      reals[static_cast<std::size_t>(2 * t)] = z[static_cast<std::size_t>(t)].real();
+      reals[static_cast<std::size_t>(2 * t + 1)] = z[static_cast<std::size_t>(t)].imag();
+    }
+    tcfft::testing::fft_radix2(reals);
+    double err = 0, mag = 0;
+    for (int n = 0; n <= l; ++n) {
+      err = std::max(err, std::abs(out[static_cast<std::size_t>(n)] - reals[static_cast<std::size_t>(n)]));
+      mag = std::max(mag, std::abs(reals[static_cast<std::size_t>(n)]));
+    }
+    EXPECT_GT(mag, 1.0);
+    EXPECT_LT(err, 1e-9 * mag);
   }
 }
 

@@ -39,7 +39,6 @@ namespace fftcore::detail::tc::stockham {
 inline constexpr int kMinLogLength = 9;       ///< L = 512
 inline constexpr int kMaxLogLength = 14;      ///< L = 16384 (E = 32 values per thread)
 inline constexpr int kMaxLogLengthReal = 14;  ///< the fused C2R split: L <= 16384
-inline constexpr int kMaxLogLengthR2c = 9;    ///< the fused R2C split: L = 512 (and 8192, 16384)
 inline constexpr int kLogValues = 4;          ///< E = 16 values per thread up to L = 4096
 inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread at L = 8192, 16384
 inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
@@ -55,35 +54,6 @@ inline constexpr int kMinBlocksSplit = 2;
 /// two blocks per SM, at most 128 registers per thread. At 16384 a sequence takes 512 threads
 /// and 135 KB: one block.
 inline constexpr int kMinBlocksWide = 2;
-
-/// Whether the fused R2C split runs here at L = 2^log_l: at 512 (kMaxLogLengthR2c) and at
-/// 8192 and 16384 (32 values per thread), not at 1024..4096 (see eligible).
-FFTCORE_HD constexpr bool r2c_length(int log_l) {
-  return log_l <= kMaxLogLengthR2c || log_l > 3 * kLogValues;
-}
-
-/// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 8192, no load hook (a
-/// store hook it applies), no pass twiddle, unit element strides on both sides, and a layout
-/// safe to run in place sequence by sequence (a sequence's threads read all of it before they
-/// write it, into the places they read). A real transform's split it fuses (real_out: the R2C
-/// split in the store, rows of M + 1 outputs; real_in: the C2R split in the load), without a
-/// hook, up to L = 4096; real transforms run out of place. The R2C split only at L = 512
-/// (kMaxLogLengthR2c): from 1024 up the register-chained pass's fused R2C measured faster (H200,
-/// 2^28 reals: 2^11 0.474 against 0.509 ms, 2^12 0.466 / 0.513, 2^13 0.477 / 0.539; built for three
-/// blocks per SM at 80 registers, without spills, it measured 0.540 / 0.543 / 0.558: not the
-/// occupancy but the split's own barrier and shared round trip), while the C2R split was faster at
-/// every length (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
-FFTCORE_HD inline bool eligible(PassParams const& p) {
-  bool const real = p.real_in != 0 || p.real_out != 0;
-  if (p.real_out != 0 && !r2c_length(p.log_length)) return false;
-  if (real && p.log_length > kMaxLogLengthReal) return false;
-  return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
-         p.out_fp32 == 0 && p.load_factors == nullptr &&
-         (p.conjugate_store == 0 || p.store_factors != nullptr) &&
-         !(real && p.store_factors != nullptr) && !(p.real_in != 0 && p.real_out != 0) &&
-         p.log_twiddle_n == 0 && p.in_elem_stride == 1 && p.out_elem_stride == 1 &&
-         (real || p.scatter != 0 || same_places(p));
-}
 
 /// log2 of E, the values a thread holds: 16 up to L = 4096, 32 at 8192 and 16384.
 FFTCORE_HD constexpr int log_values(int log_l) {
@@ -101,6 +71,32 @@ FFTCORE_HD constexpr int stage_log_radix(int s, int log_l) {
 /// log2 of Ns, the points merged before stage s.
 FFTCORE_HD constexpr int stage_log_ns(int s, int log_l) {
   return s == 0 ? 0 : s == 1 ? log_values(log_l) : log_values(log_l) + kLogValues;
+}
+/// Whether the fused R2C split takes the pairs Z[k], Z[M - k] from one thread's registers: the
+/// last stage's butterflies are then dealt in mirrored pairs (paired_butterfly), which needs two
+/// or more of them per thread (E > R3: L = 512, 1024, 2048 and 8192). Elsewhere Z goes through
+/// the exchange buffer behind a barrier (L = 16384) or the R2C stays on the register-chained
+/// pass (L = 4096).
+FFTCORE_HD constexpr bool r2c_paired(int log_l) {
+  return log_values(log_l) > stage_log_radix(2, log_l);
+}
+/// Whether the fused R2C split runs here at L = 2^log_l: paired (above), or through the buffer at
+/// 16384 (32 values per thread, one butterfly each). Not at 4096 (16 values, one butterfly of 16
+/// each): there the register-chained pass's fused R2C measured faster than the buffered split
+/// (H200, 2^28 reals: 2^13 reals 0.477 against 0.539 ms; sessions 11 and 15 in fftcore/NOTES.md).
+FFTCORE_HD constexpr bool r2c_length(int log_l) {
+  return r2c_paired(log_l) || log_values(log_l) == kLogValuesWide;
+}
+/// The last stage's butterfly v that thread j takes as its u-th (u < E / R3) in the paired R2C
+/// deal: u < E / 2 R3 the usual v = j + u T; the others their mirrors Ns - v (Ns = L / R3), whose
+/// outputs Z[Ns - v + k Ns] are the partners M - n of v's outputs n = v + (R3 - 1 - k) Ns. Thread
+/// 0's v = 0 is its own mirror (k pairs with R3 - k): its mirror slot takes v = Ns / 2 instead,
+/// the other butterfly that is its own (k pairs with R3 - 1 - k).
+FFTCORE_HD constexpr int paired_butterfly(int j, int u, int log_l) {
+  int const log_half = log_values(log_l) - stage_log_radix(2, log_l) - 1;
+  int const ns = 1 << stage_log_ns(2, log_l);
+  int const v = j + ((u & ((1 << log_half) - 1)) << log_sequence_threads(log_l));
+  return (u >> log_half) == 0 ? v : v == 0 ? ns / 2 : ns - v;
 }
 /// Exchange buffers per sequence: one per exchange up to L = 4096, so that an item takes one
 /// barrier per exchange and the next item's first writes never meet this item's last reads; one
@@ -174,6 +170,30 @@ FFTCORE_HD constexpr int write_slot_step(int s, int log_l) {
 /// Register of input m of butterfly u of a stage of radix 2^log_r: u + m E / R.
 FFTCORE_HD constexpr int input_register(int u, int m, int log_r, int log_l) {
   return u + (m << (log_values(log_l) - log_r));
+}
+
+/// Whether the Stockham pass runs `p`: FP16 in and out, 512 <= L <= 16384, no load hook (a
+/// store hook it applies), no pass twiddle, unit element strides on both sides, and a layout
+/// safe to run in place sequence by sequence (a sequence's threads read all of it before they
+/// write it, into the places they read). A real transform's split it fuses (real_out: the R2C
+/// split in the store, rows of M + 1 outputs, at the lengths of r2c_length; real_in: the C2R
+/// split in the load), without a hook; real transforms run out of place. The R2C split through
+/// the exchange buffer (Z written, a barrier, Z[n] and Z[M - n] read) measured slower than the
+/// register-chained pass's fused R2C at 1024..4096 (H200, 2^28 reals: 2^11 0.474 against 0.509
+/// ms, 2^12 0.466 / 0.513, 2^13 0.477 / 0.539; built for three blocks per SM at 80 registers,
+/// without spills, 0.540 / 0.543 / 0.558: not the occupancy but the split's own barrier and
+/// shared round trip), hence the paired deal; the C2R split was faster at every length
+/// (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
+FFTCORE_HD inline bool eligible(PassParams const& p) {
+  bool const real = p.real_in != 0 || p.real_out != 0;
+  if (p.real_out != 0 && !r2c_length(p.log_length)) return false;
+  if (real && p.log_length > kMaxLogLengthReal) return false;
+  return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
+         p.out_fp32 == 0 && p.load_factors == nullptr &&
+         (p.conjugate_store == 0 || p.store_factors != nullptr) &&
+         !(real && p.store_factors != nullptr) && !(p.real_in != 0 && p.real_out != 0) &&
+         p.log_twiddle_n == 0 && p.in_elem_stride == 1 && p.out_elem_stride == 1 &&
+         (real || p.scatter != 0 || same_places(p));
 }
 
 }  // namespace fftcore::detail::tc::stockham

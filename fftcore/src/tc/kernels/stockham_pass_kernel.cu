@@ -38,6 +38,80 @@ __device__ __forceinline__ float2 w_2e(int i) {
   return kLogE == 4 ? w32(i) : w64(i);
 }
 
+/// The last stage and the R2C split of the paired deal (stockham::paired_butterfly) for thread j
+/// of a sequence: per pair u < E / 2 R3 its butterfly v = j + u T from buf2 (twiddles W_L^v =
+/// w3j W_E^u) and the mirror v' = Ns - v (W_L^v' = W_R3 conj(W_L^v)); output k of v, n = v + k
+/// Ns = j + T (u + k E / R3), pairs with output R3 - 1 - k of v', M - n. The pair gives X[n]
+/// (at seq[n - j]) and X[M - n] (at seq[M - n - j]) with the split's twiddle W_2M^n = wsplit
+/// W_2E^(u + k E / R3) (wsplit = W_2M^j). Thread 0's v = 0 and v' = Ns / 2 pair within
+/// themselves (k with R3 - k, and with R3 - 1 - k), and give X[0], X[M] and X[M / 2]. Nothing is
+/// stored unless `ok`. The pass's scale rode on stage 2's twiddles.
+template <int kLogL>
+__device__ __forceinline__ void paired_r2c_stage(float2 const* buf2, float2 w3j, float2 wsplit,
+                                                 int j, bool ok, std::uint32_t* seq) {
+  constexpr int kLogE = stockham::log_values(kLogL);
+  constexpr int kLogT = stockham::log_sequence_threads(kLogL);
+  constexpr int kLogR3 = stockham::stage_log_radix(2, kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kU3 = 1 << (kLogE - kLogR3);
+  constexpr int kLogNs3 = stockham::stage_log_ns(2, kLogL);
+  constexpr int kNs = 1 << kLogNs3;
+  static_assert(kU3 >= 2 && kR3 <= 16, "two butterflies per thread or more; W_R3 from w32");
+  std::uint32_t* const mirror = seq + ((1 << kLogL) - 2 * j);  // X[M - j]
+#pragma unroll
+  for (int u = 0; u < kU3 / 2; ++u) {
+    bool const own = u == 0 && j == 0;  // v = 0 and v' = Ns / 2: each its own mirror
+    int const vm = stockham::paired_butterfly(j, u + kU3 / 2, kLogL);
+    float2 b[kR3], c[kR3];
+#pragma unroll
+    for (int m = 0; m < kR3; ++m) {
+      b[m] = buf2[stockham::read_slot(j, stockham::input_register(u, m, kLogR3, kLogL), kLogL)];
+      c[m] = buf2[stockham::slot(vm + (m << kLogNs3), kLogL)];
+    }
+    float2 const t = times_w32(w3j, u << (5 - kLogE));
+    float2 tm = make_float2(-t.x, t.y);  // W_2 conj(t)
+    if constexpr (kR3 > 2) tm = cmul(make_float2(t.x, -t.y), w32(32 >> kLogR3));
+    if (own) tm = w32(16 >> kLogR3);  // W_L^(Ns / 2) = W_2R3
+    twiddle_inputs<kR3, 1>(b, 0, t);
+    twiddle_inputs<kR3, 1>(c, 0, tm);
+    dft_pow2<kLogR3>(b);  // b[bit_reverse(k)] = Z[v + k Ns]
+    dft_pow2<kLogR3>(c);  // c[bit_reverse(k)] = Z[v' + k Ns]
+    if (!ok) continue;
+    if (own) {
+      float2 x0, xm;
+      split_forward_ends(b[0], 1.0f, x0, xm);
+      seq[0] = pack_word(x0);
+      seq[1 << kLogL] = pack_word(xm);
+      seq[(kR3 / 2) << kLogNs3] =
+          pack_word(split_forward_middle(b[bit_reverse<kLogR3>(kR3 / 2)], 1.0f));
+#pragma unroll
+      for (int k = 1; k < kR3 / 2; ++k) {  // n = k Ns: W_2M^n = W_2E^(k E / R3)
+        split_forward_pair(b[bit_reverse<kLogR3>(k)], b[bit_reverse<kLogR3>(kR3 - k)],
+                           w_2e<kLogE>(k * kU3), 1.0f, x0, xm);
+        seq[k << kLogNs3] = pack_word(x0);
+        seq[(kR3 - k) << kLogNs3] = pack_word(xm);
+      }
+#pragma unroll
+      for (int k = 0; k < kR3 / 2; ++k) {  // n = Ns / 2 + k Ns: W_2E^(E / 2 R3 + k E / R3)
+        split_forward_pair(c[bit_reverse<kLogR3>(k)], c[bit_reverse<kLogR3>(kR3 - 1 - k)],
+                           w_2e<kLogE>(kU3 / 2 + k * kU3), 1.0f, x0, xm);
+        seq[kNs / 2 + (k << kLogNs3)] = pack_word(x0);
+        seq[kNs / 2 + ((kR3 - 1 - k) << kLogNs3)] = pack_word(xm);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kR3; ++k) {
+        int const i = u + k * kU3;  // n = j + T i
+        float2 xn, xm;
+        split_forward_pair(b[bit_reverse<kLogR3>(k)], c[bit_reverse<kLogR3>(kR3 - 1 - k)],
+                           cmul(wsplit, w_2e<kLogE>(i)), 1.0f, xn, xm);
+        seq[i << kLogT] = pack_word(xn);
+        mirror[-(i << kLogT)] = pack_word(xm);
+      }
+    }
+  }
+}
+
 /// Synchronises the threads that share a sequence's exchange buffers: a warp where a sequence
 /// fits in one (L = 512), else the block.
 template <int kLogT>
@@ -83,7 +157,14 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // Whether stage 3 reads its inputs one butterfly at a time (late loads): not with the R2C
   // split, whose Z writes into the one buffer must wait for all of stage 3's reads, and which
   // loads the next item after those writes instead.
-  constexpr bool kStreamLast = kLateLoad && kReal != kSplitOut;
+  // The R2C split with its pairs Z[n], Z[M - n] in registers (stockham::r2c_paired, L = 512,
+  // 1024, 2048, 8192): stage 3 takes the mirrored deal of butterflies, reading each one's inputs
+  // from the exchange buffer, and Z never goes to shared memory; else (L = 16384) the buffered
+  // split.
+  constexpr bool kPaired = kReal == kSplitOut && stockham::r2c_paired(kLogL);
+  constexpr bool kStreamLast = kLateLoad && (kReal != kSplitOut || kPaired);
+  // Whether stage 3 reads its butterflies' inputs from the buffer as it goes, not into a[].
+  constexpr bool kReadPerButterfly = kStreamLast || kPaired;
   extern __shared__ float2 exchange[];  // per sequence of a round: kBuffers buffers of kSlots
 
   int const log_threads = stockham::log_threads(p.log_tile, kLogL);
@@ -265,50 +346,54 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     }
     if constexpr (kStreamLast) load(state);
     sequence_barrier<kLogT>();
-    if constexpr (!kStreamLast) {
+    if constexpr (!kReadPerButterfly) {
 #pragma unroll
       for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
       // R2C with one buffer: every stage-3 read before the first Z write.
       if constexpr (kReal == kSplitOut && kOneBuffer) sequence_barrier<kLogT>();
     }
-    // The last stage: Ns = L / R3, radix R3, butterflies v = j + u T (v < Ns), twiddles
-    // W_L^(v m); X[v + Ns k] to global memory.
+    if constexpr (kPaired) {
+      paired_r2c_stage<kLogL>(buf2, w3j, split_base(), j, ok, seq);
+    } else {
+      // The last stage: Ns = L / R3, radix R3, butterflies v = j + u T (v < Ns), twiddles
+      // W_L^(v m); X[v + Ns k] to global memory.
 #pragma unroll
-    for (int u = 0; u < kU3; ++u) {
-      float2 b[kR3];
+      for (int u = 0; u < kU3; ++u) {
+        float2 b[kR3];
 #pragma unroll
-      for (int m = 0; m < kR3; ++m) {
-        int const r = stockham::input_register(u, m, kLogR3, kLogL);
-        b[m] = kStreamLast ? buf2[stockham::read_slot(j, r, kLogL)] : a[r];
-      }
-      twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
-      dft_pow2<kLogR3>(b);
-      if constexpr (kReal == kSplitOut) {
-        // R2C: Z to shared memory (buf1: its last reads, stage 2's, came before the barrier
-        // above), for the split below.
-#pragma unroll
-        for (int k = 0; k < kR3; ++k) {
-          buf1[stockham::slot(j + (u << kLogT) + (k << kLogNs3), kLogL)] =
-              b[bit_reverse<kLogR3>(k)];
+        for (int m = 0; m < kR3; ++m) {
+          int const r = stockham::input_register(u, m, kLogR3, kLogL);
+          b[m] = kStreamLast ? buf2[stockham::read_slot(j, r, kLogL)] : a[r];
         }
-      } else if (ok) {
+        twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
+        dft_pow2<kLogR3>(b);
+        if constexpr (kReal == kSplitOut && !kPaired) {
+          // R2C: Z to shared memory (buf1: its last reads, stage 2's, came before the barrier
+          // above), for the split below.
 #pragma unroll
-        for (int k = 0; k < kR3; ++k) {
-          float2 y = b[bit_reverse<kLogR3>(k)];
-          if constexpr (kHooked) {
-            // ExecuteHooks::store_factors: output times its factor (indexed by its offset in
-            // dst & mask), conjugated if asked; y is the conjugate of the output for the
-            // inverse, so the factor is conjugated once more there.
-            float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
-                             ((seq_at + (u << kLogT) + (k << kLogNs3)) & p.factor_mask));
-            if (flip_factor) h.y = -h.y;
-            y = cmul(y, h);
+          for (int k = 0; k < kR3; ++k) {
+            buf1[stockham::slot(j + (u << kLogT) + (k << kLogNs3), kLogL)] =
+                b[bit_reverse<kLogR3>(k)];
           }
-          seq[(u << kLogT) + (k << kLogNs3)] = pack_word(y) ^ conj;
+        } else if (ok) {
+#pragma unroll
+          for (int k = 0; k < kR3; ++k) {
+            float2 y = b[bit_reverse<kLogR3>(k)];
+            if constexpr (kHooked) {
+              // ExecuteHooks::store_factors: output times its factor (indexed by its offset in
+              // dst & mask), conjugated if asked; y is the conjugate of the output for the
+              // inverse, so the factor is conjugated once more there.
+              float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
+                               ((seq_at + (u << kLogT) + (k << kLogNs3)) & p.factor_mask));
+              if (flip_factor) h.y = -h.y;
+              y = cmul(y, h);
+            }
+            seq[(u << kLogT) + (k << kLogNs3)] = pack_word(y) ^ conj;
+          }
         }
       }
     }
-    if constexpr (kReal == kSplitOut) {
+    if constexpr (kReal == kSplitOut && !kPaired) {
       // R2C: X[n], n = j + T i, from Z[n] and Z[M - n] (real_split.hpp's pair, which also
       // gives X[0] and X[M] at n = 0 and X[M/2] at n = M/2), in FP32, one rounding; rows of
       // M + 1 at the pass's out_stride. The transform's scale rode on stage 2's twiddles.
@@ -347,8 +432,8 @@ std::size_t smem_bytes(int log_threads) {
          sizeof(float2);
 }
 
-/// The R2C split's kernel where stockham::eligible lets it run (L = 512, 8192, 16384), else the plain one
-/// (never launched with real_out: launch_length refuses).
+/// The R2C split's kernel where stockham::eligible lets it run (stockham::r2c_length), else the
+/// plain one (never launched with real_out: launch_length refuses).
 template <int kLogL>
 constexpr auto r2c_kernel() {
   if constexpr (stockham::r2c_length(kLogL)) {
