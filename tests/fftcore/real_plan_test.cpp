@@ -97,10 +97,11 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     RealBuffer const dst_id = fftcore::detail::tc::real_buffer(layout, column, p.dst);
     ASSERT_NE(dst_id, RealBuffer::kIn) << "a pass writes the input";
     // Z is FP32, Y too unless the split is fused (real_layout.hpp).
+    bool const fp16_y = layout.fused || layout.small;
     bool const fp32_src = (src_id == RealBuffer::kZ && !layout.z_fp16) ||
-                          (src_id == RealBuffer::kY && !layout.fused);
+                          (src_id == RealBuffer::kY && !fp16_y);
     bool const fp32_dst = (dst_id == RealBuffer::kZ && !layout.z_fp16) ||
-                          (dst_id == RealBuffer::kY && !layout.fused);
+                          (dst_id == RealBuffer::kY && !fp16_y);
     EXPECT_TRUE(fp32_src || !p.in_fp32) << "FP16 buffer read as FP32";
     EXPECT_TRUE(fp32_dst || !p.out_fp32) << "FP16 buffer written as FP32";
     EXPECT_TRUE(!fp32_src || p.in_fp32) << "FP32 buffer read as FP16";
@@ -181,13 +182,16 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
 }
 
 
-/// The split step of real_split.hpp over all rows, as the kernel's items do it.
+/// The split step of real_split.hpp over all rows, as the kernel's items do it; the half
+/// spectrum in rows of y_pitch where the layout pads them (the small kernels in rank 2), else
+/// of M + 1.
 void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::vector<cd>& dst) {
   std::size_t const m = std::size_t{1} << layout.log_m;
+  std::size_t const pitch = layout.y_pitch > 0 ? static_cast<std::size_t>(layout.y_pitch) : m + 1;
   float const f = layout.split_factor;
   namespace tc = fftcore::detail::tc;
   for (std::size_t row = 0; row < static_cast<std::size_t>(layout.rows); ++row) {
-    std::size_t const zi = row * m, xi = row * (m + 1);
+    std::size_t const zi = row * m, xi = row * pitch;
     for (std::size_t j = 0; j < std::max<std::size_t>(m / 2, 1); ++j) {
       if (layout.r2c) {
         float2 a, b;
@@ -241,7 +245,7 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
   bool const rank2 = d.rank == 2, has_rows = m > 1;
   if (layout.small) {  // the small real kernel: the M-point FFT and the split per row
     EXPECT_TRUE(layout.row.passes.empty());
-    EXPECT_EQ(layout.workspace_bytes, 0u);
+    EXPECT_EQ(layout.workspace_bytes == 0, !rank2);
     std::vector<cd> z(rows * m);
     // Per row, Z = DFT_M(z) (R2C after the load, C2R as conj DFT conj after the split).
     auto const dft_rows = [&](std::vector<cd>& v, bool inverse) {
@@ -253,12 +257,19 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
         for (std::size_t n = 0; n < m; ++n) v[r * m + n] = inverse ? std::conj(row[n]) : row[n];
       }
     };
+    // Rank 2: the kernel writes (R2C) or reads (C2R) Y in padded rows, the column FFT meets it.
     if (layout.r2c) {
       z = in;
       dft_rows(z, false);
-      emulate_split(layout, z, buf[RealBuffer::kOut]);
+      emulate_split(layout, z, buf[rank2 ? RealBuffer::kY : RealBuffer::kOut]);
+      if (rank2) {
+        ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
+      }
     } else {
-      emulate_split(layout, in, z);
+      if (rank2) {
+        ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, true, buf));
+      }
+      emulate_split(layout, rank2 ? buf[RealBuffer::kY] : in, z);
       dft_rows(z, true);
       buf[RealBuffer::kOut] = z;
     }
@@ -383,6 +394,8 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
                                                                               {64, 512},
                                                                               {1 << 14, 4},
                                                                               {4096, 4096},
+                                                                              {256, 256},
+                                                                              {64, 128},
                                                                               {2, 1 << 14}}) {
     for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
       RealLayout l;
@@ -390,11 +403,13 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
       std::size_t const z = m > 1 && !l.fused && !l.small ? r * m * (l.z_fp16 ? 4 : 8) : 0;
-      // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused, else FP32 rows of M + 1.
+      // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused or small, else FP32 rows of
+      // M + 1.
+      bool const fp16_y = l.fused || l.small;
       std::size_t const y = rows == 0 ? 0
-                            : l.fused ? r * static_cast<std::size_t>(l.y_pitch) * 4
+                            : fp16_y  ? r * static_cast<std::size_t>(l.y_pitch) * 4
                                       : r * (m + 1) * 8;
-      if (rows > 0 && l.fused) {
+      if (rows > 0 && fp16_y) {
         EXPECT_EQ(l.y_pitch % 8, 0);
         EXPECT_GE(l.y_pitch, static_cast<std::int64_t>(m + 1));
       }
@@ -497,6 +512,25 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(8, 512, 2, kind), l),
               Status::kSuccess);
     EXPECT_FALSE(l.fused);  // 4096 elements: the FP32 half spectrum, for accuracy
+    // 128 and 256 columns above 4096 elements: the medium real kernel into / from FP16 Y.
+    for (auto [r, c, pitch] : std::vector<std::array<std::int64_t, 3>>{{256, 256, 136},
+                                                                         {64, 128, 72}}) {
+      ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(r, c, 2, kind), l),
+                Status::kSuccess);
+      EXPECT_TRUE(l.small) << r << " x " << c;
+      EXPECT_FALSE(l.fused);
+      EXPECT_TRUE(l.row.passes.empty());
+      EXPECT_EQ(l.y_pitch, pitch);
+      for (PassParams const& p : l.column.passes) {
+        EXPECT_EQ(p.in_fp32, 0);
+        EXPECT_EQ(p.out_fp32, 0);
+      }
+    }
+    for (auto [r, c] : std::vector<std::pair<std::int64_t, std::int64_t>>{{32, 128}, {128, 64}}) {
+      ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(r, c, 2, kind), l),
+                Status::kSuccess);
+      EXPECT_FALSE(l.small) << r << " x " << c << ": 4096 elements, or 64 columns";
+    }
   }
   check_shape(64, 1024, 2, Scaling::kNone);
   check_shape(512, 512, 1, Scaling::kByN);
@@ -519,7 +553,7 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {
   std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
       {2, 2},       {2, 4},       {4, 8},       {16, 2},    {8, 64},   {64, 16},
-      {2, 1 << 14}, {1 << 13, 4}, {1 << 14, 2}, {256, 256}, {1024, 32}};
+      {2, 1 << 14}, {1 << 13, 4}, {1 << 14, 2}, {256, 256}, {1024, 32}, {64, 128}, {32, 256}};
   for (auto [r, c] : shapes) {
     SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
     check_shape(r, c, r * c <= 4096 ? 2 : 1, Scaling::kNone);

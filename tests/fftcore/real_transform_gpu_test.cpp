@@ -307,11 +307,11 @@ TEST_F(RealTransform, C2rShapes2d) {
 }
 
 /// 2-D shapes around and above the fused split's threshold (rows * cols > 4096, cols >= 512:
-/// FP16 half spectrum between the row and column passes), odd batches; a small set for
-/// compute-sanitizer.
+/// FP16 half spectrum between the row and column passes; cols 128 and 256: the medium real
+/// kernel into and from it), odd batches; a small set for compute-sanitizer.
 TEST_F(RealTransform, Fused2dShapesOddBatches) {
   for (auto [r, c] : std::vector<std::pair<std::int64_t, std::int64_t>>{
-           {8, 512}, {16, 512}, {64, 1024}, {4, 16384}, {32, 4096}}) {
+           {8, 512}, {16, 512}, {64, 1024}, {4, 16384}, {32, 4096}, {32, 256}, {64, 128}, {16, 256}}) {
     SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
     compare_r2c(r, c, 3);
     compare_c2r(r, c, 3);

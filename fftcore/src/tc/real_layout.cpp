@@ -26,6 +26,9 @@ constexpr std::size_t kAlign = 256;
 
 std::size_t align_up(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
+/// Y's row pitch (rank 2, FP16 Y): M + 1 rounded up to whole 32-byte sectors (8 words).
+std::int64_t padded_pitch(std::int64_t m) { return (m + 1 + 7) / 8 * 8; }
+
 int log2_of(std::int64_t v) {
   int log = 0;
   while ((std::int64_t{1} << log) < v) ++log;
@@ -35,7 +38,8 @@ int log2_of(std::int64_t v) {
 /// Z is FP32 unless z_fp16; Y too unless the split is fused (then the row pass reads or writes
 /// it in FP16).
 bool fp32_buffer(RealLayout const& layout, RealBuffer b) {
-  return (b == RealBuffer::kZ && !layout.z_fp16) || (b == RealBuffer::kY && !layout.fused);
+  return (b == RealBuffer::kZ && !layout.z_fp16) ||
+         (b == RealBuffer::kY && !layout.fused && !layout.small);
 }
 
 /// Sets the FP16/FP32 flags of the passes reading or writing the FP32 buffers Z and Y.
@@ -79,7 +83,7 @@ bool fuse_split(RealLayout& layout) {
   // The half spectrum's rows: M + 1 in `out` / `in` (cuFFT's layout); in Y (rank 2) padded to
   // whole 32-byte sectors, so that the column passes read and write aligned segments and copy
   // 16 bytes at a time (odd pitches took 2048x2048 to 1.39x of the C2C only, H200).
-  std::int64_t const pitch = layout.rank2 ? (m + 1 + 7) / 8 * 8 : m + 1;
+  std::int64_t const pitch = layout.rank2 ? padded_pitch(m) : m + 1;
   if (layout.r2c) {
     p.real_out = 1;
     p.out_stride[0] = pitch;
@@ -117,14 +121,18 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
                                                           : 1.0;
   layout.split_factor = static_cast<float>(rest);
   layout.rank2 = desc.rank == 2;
-  if (fuse && !layout.rank2 && m <= kSmallRealMaxM) {
-    // The small real kernel: the row FFT's scale (1/M or 1/sqrt(M)) joins the split's.
+  // The small real kernels: 1-D up to M = 128; rank 2 with M = 64 or 128 above 4096 elements (the
+  // medium real kernel writes or reads the FP16 half spectrum Y; the column FFT meets it).
+  bool const small_2d = layout.rank2 && m >= kMediumRealMinM && desc.elements() > 4096;
+  if (fuse && m <= kSmallRealMaxM && (!layout.rank2 || small_2d)) {
+    // The row FFT's scale (1/M or 1/sqrt(M)) joins the split's.
     double const row = desc.scaling == Scaling::kByN       ? 1.0 / static_cast<double>(m)
                        : desc.scaling == Scaling::kBySqrtN ? 1.0 / std::sqrt(static_cast<double>(m))
                                                            : 1.0;
     layout.split_factor = static_cast<float>(rest * row);
     layout.small = true;
-    return Status::kSuccess;
+    if (!layout.rank2) return Status::kSuccess;
+    layout.y_pitch = padded_pitch(m);
   }
   // FP16 rows (fused, or FP16 Z) unless the caller asks for the FP32 layout; small 2-D
   // transforms keep the FP32 half spectrum Y for accuracy (as the complex path keeps its FP32
@@ -135,10 +143,10 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
   auto const build_rows = [&](bool fp32_ends) {
     return build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row, fp32_ends);
   };
-  if (m > 1) {
+  if (m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
-  if (fp16_rows && !fuse_split(layout)) {
+  if (fp16_rows && !layout.small && !fuse_split(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..256 points, M =
       // 16..128, take the small real kernels above): Z in FP16, so that the row FFT runs the
@@ -154,9 +162,10 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
       return s;
     }
   }
-  if (layout.rank2) {  // fused: the column FFT meets Y's padded rows
-    std::int64_t const y_in = layout.fused && layout.r2c ? layout.y_pitch : 0;
-    std::int64_t const y_out = layout.fused && !layout.r2c ? layout.y_pitch : 0;
+  if (layout.rank2) {  // fused or small: the column FFT meets Y's padded rows
+    bool const padded = layout.fused || layout.small;
+    std::int64_t const y_in = padded && layout.r2c ? layout.y_pitch : 0;
+    std::int64_t const y_out = padded && !layout.r2c ? layout.y_pitch : 0;
     if (Status s = build_axis_layout(log2_of(desc.dims[0]), m + 1, desc.batch, desc.scaling,
                                      layout.column, false, y_in, y_out);
         s != Status::kSuccess) {
@@ -168,13 +177,14 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
 
   auto const rows = static_cast<std::size_t>(layout.rows);
   auto const um = static_cast<std::size_t>(m);
-  // Y: FP16 rows of y_pitch when fused, else FP32 rows of M + 1.
+  // Y: FP16 rows of y_pitch when fused or small, else FP32 rows of M + 1.
   std::size_t const y_bytes =
-      desc.rank != 2 ? 0
-      : layout.fused ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
-                     : align_up(rows * (um + 1) * sizeof(float) * 2);
-  std::size_t const z_bytes =
-      m > 1 && !layout.fused ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2)) : 0;
+      desc.rank != 2                  ? 0
+      : layout.fused || layout.small ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
+                                      : align_up(rows * (um + 1) * sizeof(float) * 2);
+  std::size_t const z_bytes = m > 1 && !layout.fused && !layout.small
+                                  ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2))
+                                  : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);
   std::size_t const column_ws = align_up(layout.column.workspace_bytes);
   layout.y_offset = 0;

@@ -11,8 +11,10 @@
 // is kept for M < 256 and small 2-D shapes, where the passes are cheap and cuFFT's error small.
 // 1-D with M > 16384 (z_fp16): Z in FP16, so the row FFT runs the FP16 kernels and the split
 // kernel moves FP16 (C2R: Z / 4, the row FFT's first pass scales by 4).
-// Small (1-D, n <= 256): one kernel from the reals to the half spectrum and back (FFT and
-// split in FP32 registers, one rounding), no Z.
+// Small (1-D, n <= 256; rank 2 with 128 or 256 columns above 4096 elements): one kernel from
+// the reals to the half spectrum and back (FFT and split in FP32 registers, one rounding), no Z;
+// for rank 2 it writes (R2C) or reads (C2R) the FP16 half spectrum Y in padded rows, as the
+// fused row pass does.
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
@@ -39,12 +41,14 @@ struct RealLayout {
   int log_m = 0;           ///< M = 2^log_m = (last dim) / 2
   float split_factor = 1;  ///< scale applied in the split step (see real_layout.cpp)
   bool fused = false;      ///< the split rides in the row pass (no split kernel, no Z, FP16 Y)
-  /// 1-D, n = 2 M <= 256 (M <= kSmallRealMaxM): one kernel does the M-point FFT and the split
-  /// (launch_small_real); no row passes, no workspace, split_factor the whole scale.
+  /// 1-D, n = 2 M <= 256 (M <= kSmallRealMaxM), or rank 2 with M = 64 or 128 (>=
+  /// kMediumRealMinM) above 4096 elements: one kernel does the M-point FFT and the split
+  /// (launch_small_real); no row passes, split_factor the row FFT's and the split's scale; no
+  /// workspace in 1-D, Y (FP16, y_pitch) and the column FFT's in rank 2.
   bool small = false;
   bool rank2 = false;
   bool z_fp16 = false;  ///< 1-D, M > 16384: Z in FP16 between the row FFT and the split kernel
-  std::int64_t y_pitch = 0;  ///< fused rank 2: Y's row pitch, M + 1 rounded up to 8 elements
+  std::int64_t y_pitch = 0;  ///< fused or small rank 2: Y's row pitch, M + 1 rounded up to 8
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
   PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
   /// Byte offsets of the FP32 buffers and the sub-plans' workspaces in the plan's workspace.
@@ -59,6 +63,9 @@ struct RealLayout {
 /// row's M complex values and M + 1 outputs in registers; at 64 and 128, M / 16 lanes
 /// (medium_real_layout.hpp).
 inline constexpr std::int64_t kSmallRealMaxM = 128;
+/// The smallest M of the small real kernels in rank 2 (the medium real kernel, whose rows of the
+/// half spectrum may be padded; the one-thread-per-row kernel's may not).
+inline constexpr std::int64_t kMediumRealMinM = 64;
 
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as

@@ -17,6 +17,9 @@ struct SplitArgs {
   float factor = 1.0f;    ///< scale folded into the split (see real_layout.hpp)
   bool in_fp32 = false;   ///< source values are float2, else __half2
   bool out_fp32 = false;  ///< destination values are float2, else __half2
+  /// launch_small_real: the half spectrum's row pitch in words, 0 for M + 1 (1-D); M + 8 (Y's
+  /// padded rows, RealLayout::y_pitch) at M = 64 and 128 only.
+  std::int64_t pitch = 0;
 };
 
 /// R2C post-step: Z [rows][M] -> X [rows][M + 1]. No allocation, no synchronisation.

@@ -51,7 +51,22 @@ class TensorCoreRealPlan final : public BackendPlan {
     split.rows = layout_.rows;
     split.log_m = layout_.log_m;
     split.factor = layout_.split_factor;
-    if (layout_.small) return from_cuda(tc::launch_small_real(split, layout_.r2c, in, out, stream));
+    if (layout_.small && !rank2) {
+      return from_cuda(tc::launch_small_real(split, layout_.r2c, in, out, stream));
+    }
+    if (layout_.small) {  // rank 2: the small real kernel between the data and Y (FP16, padded)
+      split.pitch = layout_.y_pitch;
+      void* const y = resolve(tc::RealBuffer::kY, b);
+      if (layout_.r2c) {
+        if (Status s = from_cuda(tc::launch_small_real(split, true, in, y, stream));
+            s != Status::kSuccess) {
+          return s;
+        }
+        return run(layout_.column, true, b, false, stream);
+      }
+      if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
+      return from_cuda(tc::launch_small_real(split, false, y, out, stream));
+    }
     if (layout_.r2c) {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
       if (layout_.fused) {  // the split rode in the row pass's store (to out, or to Y in FP16)

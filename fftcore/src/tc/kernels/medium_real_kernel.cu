@@ -42,11 +42,16 @@ __device__ __forceinline__ void split_item(int t, bool zero, float2 wt, int k2, 
 }
 
 /// X[k] (k <= M) of the rows' reals z (M words, read as complex), or z from X; f: the whole
-/// transform's scale (RealLayout::split_factor).
-template <int kLogM, bool kForward>
+/// transform's scale (RealLayout::split_factor). kPadded: the half spectrum's rows lie M + 8
+/// words apart (rank 2's Y, RealLayout::y_pitch), else M + 1.
+template <int kLogM, bool kForward, bool kPadded>
 __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
     medium_real_kernel(std::uint32_t const* in, std::uint32_t* out, std::int64_t rows, float f) {
   constexpr int kM = 1 << kLogM;
+  // Word w of the warp's run of half-spectrum rows (M + 1 words each) at w + w / (M + 1) times
+  // the pad, from the row base row0 * kPitch.
+  constexpr int kPitch = kPadded ? kM + 8 : kM + 1;
+  auto const spectrum_word = [](int w) { return w + w / (kM + 1) * (kPitch - kM - 1); };
   constexpr int kLogP = mr::log_lanes(kLogM);
   constexpr int kP = 1 << kLogP;
   constexpr int kLogC = mr::log_columns(kLogM);
@@ -147,21 +152,21 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
       if (p == 0) row[kM / 2] = pack_word(split_forward_middle(z(0, kP / 2), f));
       // The warp's rows of M + 1 words lie back to back: 128-byte runs out.
       __syncwarp();
-      std::uint32_t* const to = out + row0 * (kM + 1);
+      std::uint32_t* const to = out + row0 * kPitch;
 #pragma unroll
       for (int r = 0; r < kSpectrumRuns; ++r) {
         int const w = 32 * r + lane;
-        if (w < valid * (kM + 1)) to[w] = stage[mr::spectrum_slot(w, kLogM)];
+        if (w < valid * (kM + 1)) to[spectrum_word(w)] = stage[mr::spectrum_slot(w, kLogM)];
       }
       __syncwarp();  // the next chunk's staging words overwrite these
     } else {
       // The warp's rows of M + 1 words in, as 128-byte runs.
-      std::uint32_t const* const from = in + row0 * (kM + 1);
+      std::uint32_t const* const from = in + row0 * kPitch;
       std::uint32_t v[kSpectrumRuns];
 #pragma unroll
       for (int r = 0; r < kSpectrumRuns; ++r) {
         int const w = 32 * r + lane;
-        v[r] = w < valid * (kM + 1) ? from[w] : 0u;
+        v[r] = w < valid * (kM + 1) ? from[spectrum_word(w)] : 0u;
       }
 #pragma unroll
       for (int r = 0; r < kSpectrumRuns; ++r) {
@@ -253,13 +258,14 @@ cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out
       1, std::min<std::int64_t>((chunks + mr::kWarps - 1) / mr::kWarps, 132 * 16)));
   auto const* src = static_cast<std::uint32_t const*>(in);
   auto* dst = static_cast<std::uint32_t*>(out);
-  if (forward) {
-    medium_real_kernel<kLogM, true>
-        <<<grid, 32 * mr::kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
-  } else {
-    medium_real_kernel<kLogM, false>
-        <<<grid, 32 * mr::kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
-  }
+  constexpr std::int64_t kM = 1 << kLogM;
+  bool const padded = a.pitch == kM + 8;
+  if (a.pitch != 0 && a.pitch != kM + 1 && !padded) return cudaErrorInvalidValue;
+  auto const kernel = forward ? (padded ? medium_real_kernel<kLogM, true, true>
+                                        : medium_real_kernel<kLogM, true, false>)
+                              : (padded ? medium_real_kernel<kLogM, false, true>
+                                        : medium_real_kernel<kLogM, false, false>);
+  kernel<<<grid, 32 * mr::kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
   return cudaGetLastError();
 }
 

@@ -178,6 +178,10 @@ cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out
 cudaError_t launch_small_real(SplitArgs const& args, bool r2c, void const* in, void* out,
                               cudaStream_t stream) noexcept {
   if (args.rows <= 0) return cudaSuccess;
+  // Padded half-spectrum rows only on the medium real kernel (RealLayout::small in rank 2).
+  if (args.log_m < 6 && args.pitch != 0 && args.pitch != (std::int64_t{1} << args.log_m) + 1) {
+    return cudaErrorInvalidValue;
+  }
   switch (args.log_m) {
     case 0:
       return launch_m<0>(args, r2c, in, out, stream);
