@@ -135,7 +135,7 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
   EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 1024 (paired)";
   p = layout_of(desc(1, 4096, 5)).passes[0];
   p.real_out = 1;
-  EXPECT_FALSE(sp::eligible(p)) << "R2C split at L = 4096";
+  EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 4096 (warp-paired)";
   p = layout_of(desc(1, 512, 5)).passes[0];
   p.real_out = 1;
   EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 512";
@@ -261,7 +261,8 @@ TEST(TcStockhamPass, PairedR2cDealKeepsEachSplitPairInOneThread) {
   for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
     SCOPED_TRACE("L = 2^" + std::to_string(log_l));
     EXPECT_EQ(sp::r2c_paired(log_l), log_l != 12 && log_l != 14);
-    EXPECT_EQ(sp::r2c_length(log_l), log_l != 12);
+    EXPECT_EQ(sp::r2c_warp_paired(log_l), log_l == 12 || log_l == 14);
+    EXPECT_TRUE(sp::r2c_length(log_l));
     if (!sp::r2c_paired(log_l)) continue;
     int const l = 1 << log_l;
     int const threads = 1 << sp::log_sequence_threads(log_l);
@@ -310,9 +311,56 @@ TEST(TcStockhamPass, PairedR2cDealKeepsEachSplitPairInOneThread) {
   }
 }
 
-/// The paired R2C stage as the kernel runs it, in double: stage 3's inputs are the Ns-point
-/// DFTs x2[v + m Ns] of the decimated z[R3 t + m] (what stages 1 and 2 leave in the buffer,
-/// checked by EmulatedPassesGiveTheDft); each thread takes its butterflies v and mirrors v' with
+/// The warp-paired R2C deal (stockham::warp_paired_butterfly, one butterfly per thread): every
+/// butterfly of the last stage dealt once, lane l + 16 holding the mirror of lane l's, so that
+/// output k of one pairs with output R3 - 1 - k of the other (warp 0's lanes 0 and 16 with
+/// their own), and the reads' wavefronts.
+TEST(TcStockhamPass, WarpPairedR2cDealKeepsEachSplitPairInTwoLanes) {
+  std::vector<int> slots(32);
+  for (int log_l : {12, 14}) {
+    SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+    ASSERT_TRUE(sp::r2c_warp_paired(log_l));
+    int const l = 1 << log_l;
+    int const threads = 1 << sp::log_sequence_threads(log_l);
+    int const log_r3 = sp::stage_log_radix(2, log_l);
+    int const r3 = 1 << log_r3;
+    int const log_ns = sp::stage_log_ns(2, log_l);
+    int const ns = 1 << log_ns;
+    ASSERT_EQ(ns, threads);
+    std::vector<int> dealt(static_cast<std::size_t>(ns), 0);
+    for (int j = 0; j < threads; ++j) {
+      int const v = sp::warp_paired_butterfly(j, log_l);
+      int const partner = sp::warp_paired_butterfly(j ^ 16, log_l);
+      ++dealt.at(static_cast<std::size_t>(v));
+      bool const own = v == 0 || v == ns / 2;
+      EXPECT_EQ(own, j == 0 || j == 16) << j;
+      for (int k = 0; k < r3; ++k) {
+        int const n = v + (k << log_ns);
+        int const mirror = (l - n) & (l - 1);
+        int const expect = own ? (v == 0 ? ((r3 - k) % r3) << log_ns : v + ((r3 - 1 - k) << log_ns))
+                               : partner + ((r3 - 1 - k) << log_ns);
+        ASSERT_EQ(mirror, expect) << "thread " << j << " output " << k;
+      }
+    }
+    for (int c : dealt) ASSERT_EQ(c, 1);
+    for (int warp = 0; warp < threads / 32; ++warp) {
+      for (int m = 0; m < r3; ++m) {
+        for (int lane = 0; lane < 32; ++lane) {
+          slots[static_cast<std::size_t>(lane)] =
+              sp::slot(sp::warp_paired_butterfly(32 * warp + lane, log_l) + (m << log_ns), log_l);
+        }
+        // Lanes 0..15 read an aligned run, 16..31 its mirror (two wavefronts, as the paired
+        // deal's mirrored reads).
+        EXPECT_LE(float2_wavefronts(slots), 3) << "warp " << warp << " m " << m;
+      }
+    }
+  }
+}
+
+/// The paired and warp-paired R2C stages as the kernel runs them, in double: stage 3's inputs
+/// are the Ns-point DFTs x2[v + m Ns] of the decimated z[R3 t + m] (what stages 1 and 2 leave in
+/// the buffer, checked by EmulatedPassesGiveTheDft); each thread takes its butterflies v and
+/// mirrors v' (warp-paired: lane j ^ 16's butterfly) with
 /// the kernel's twiddles (W_L^v = W_L^j W_E^u; W_R3 conj(W_L^v); W_2R3 for thread 0's Ns / 2),
 /// pairs output k of v with R3 - 1 - k of v' (thread 0's own pairs as the kernel takes them),
 /// applies real_split.hpp's split with W_2M^n = W_2M^j W_2E^(u + k E / R3) and stores X[n] and
@@ -320,7 +368,7 @@ TEST(TcStockhamPass, PairedR2cDealKeepsEachSplitPairInOneThread) {
 /// the 2M reals.
 TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
   namespace tc = fftcore::detail::tc;
-  for (int log_l : {9, 10, 11, 13}) {
+  for (int log_l : {9, 10, 11, 12, 13, 14}) {
     SCOPED_TRACE("M = 2^" + std::to_string(log_l));
     int const l = 1 << log_l;
     int const log_t = sp::log_sequence_threads(log_l);
@@ -355,7 +403,42 @@ TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
       out.at(static_cast<std::size_t>(at)) = value;
       ++writes.at(static_cast<std::size_t>(at));
     };
-    for (int j = 0; j < threads; ++j) {
+    for (int j = 0; sp::r2c_warp_paired(log_l) && j < threads; ++j) {
+      // The warp-paired stage: butterfly v from the table's W_L^v, outputs R3 / 2.. of lane
+      // j ^ 16 (the mirror) swapped in; X[n], X[M - n] for the lane's own k < R3 / 2.
+      int const v = sp::warp_paired_butterfly(j, log_l);
+      int const vm = sp::warp_paired_butterfly(j ^ 16, log_l);
+      auto const butterfly = [&](int at) {
+        std::array<cd, 32> y{};
+        for (int m = 0; m < r3; ++m) {
+          y[static_cast<std::size_t>(m)] =
+              x2[static_cast<std::size_t>(at + m * ns)] * w(at * m, l);
+        }
+        return small_dft(y, r3);
+      };
+      std::array<cd, 32> const b = butterfly(v), o = butterfly(vm);
+      auto const zb = [&](int k) { return b[static_cast<std::size_t>(k)]; };
+      cd const wv = w(v, 2 * l);
+      cd xn, xm;
+      if (v == 0) {
+        store(0, cd(zb(0).real() + zb(0).imag(), 0));
+        store(l, cd(zb(0).real() - zb(0).imag(), 0));
+        store((r3 / 2) * ns, std::conj(zb(r3 / 2)));
+        for (int k = 1; k < r3 / 2; ++k) {
+          split(zb(k), zb(r3 - k), w(k, 2 * r3), xn, xm);
+          store(k * ns, xn);
+          store((r3 - k) * ns, xm);
+        }
+        continue;
+      }
+      for (int k = 0; k < r3 / 2; ++k) {
+        cd const partner = v == ns / 2 ? zb(r3 - 1 - k) : o[static_cast<std::size_t>(r3 - 1 - k)];
+        split(zb(k), partner, wv * w(k, 2 * r3), xn, xm);
+        store(v + k * ns, xn);
+        store(l - v - k * ns, xm);
+      }
+    }
+    for (int j = 0; sp::r2c_paired(log_l) && j < threads; ++j) {
       for (int u = 0; u < units / 2; ++u) {
         int const v = sp::paired_butterfly(j, u, log_l);
         int const vm = sp::paired_butterfly(j, u + units / 2, log_l);

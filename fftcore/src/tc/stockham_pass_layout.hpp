@@ -74,18 +74,21 @@ FFTCORE_HD constexpr int stage_log_ns(int s, int log_l) {
 }
 /// Whether the fused R2C split takes the pairs Z[k], Z[M - k] from one thread's registers: the
 /// last stage's butterflies are then dealt in mirrored pairs (paired_butterfly), which needs two
-/// or more of them per thread (E > R3: L = 512, 1024, 2048 and 8192). Elsewhere Z goes through
-/// the exchange buffer behind a barrier (L = 16384) or the R2C stays on the register-chained
-/// pass (L = 4096).
+/// or more of them per thread (E > R3: L = 512, 1024, 2048 and 8192).
 FFTCORE_HD constexpr bool r2c_paired(int log_l) {
   return log_values(log_l) > stage_log_radix(2, log_l);
 }
-/// Whether the fused R2C split runs here at L = 2^log_l: paired (above), or through the buffer at
-/// 16384 (32 values per thread, one butterfly each). Not at 4096 (16 values, one butterfly of 16
-/// each): there the register-chained pass's fused R2C measured faster than the buffered split
-/// (H200, 2^28 reals: 2^13 reals 0.477 against 0.539 ms; sessions 11 and 15 in fftcore/NOTES.md).
+/// Whether it takes them from two lanes of a warp instead (one butterfly per thread, E = R3: L =
+/// 4096 and 16384): lanes l and l + 16 hold a butterfly and its mirror (warp_paired_butterfly)
+/// and swap half their outputs by shuffles.
+FFTCORE_HD constexpr bool r2c_warp_paired(int log_l) {
+  return log_values(log_l) == stage_log_radix(2, log_l);
+}
+/// Whether the fused R2C split runs here at L = 2^log_l: at every length, paired or warp-paired
+/// (the split through the exchange buffer, Z written, a barrier and Z[n], Z[M - n] read, measured
+/// slower than the register-chained pass's fused R2C at 1024..4096; fftcore/NOTES.md, session 15).
 FFTCORE_HD constexpr bool r2c_length(int log_l) {
-  return r2c_paired(log_l) || log_values(log_l) == kLogValuesWide;
+  return r2c_paired(log_l) || r2c_warp_paired(log_l);
 }
 /// The last stage's butterfly v that thread j takes as its u-th (u < E / R3) in the paired R2C
 /// deal: u < E / 2 R3 the usual v = j + u T; the others their mirrors Ns - v (Ns = L / R3), whose
@@ -97,6 +100,15 @@ FFTCORE_HD constexpr int paired_butterfly(int j, int u, int log_l) {
   int const ns = 1 << stage_log_ns(2, log_l);
   int const v = j + ((u & ((1 << log_half) - 1)) << log_sequence_threads(log_l));
   return (u >> log_half) == 0 ? v : v == 0 ? ns / 2 : ns - v;
+}
+/// The last stage's butterfly of thread j (lane l of warp w) in the warp-paired deal: lanes
+/// l < 16 take v = 16 w + l (v < Ns / 2), lanes l + 16 their mirrors Ns - v, so that output k of
+/// lane l pairs with output R3 - 1 - k of lane l + 16; warp 0's lane 16 takes Ns / 2 (v = 0 and
+/// Ns / 2 are each their own mirror).
+FFTCORE_HD constexpr int warp_paired_butterfly(int j, int log_l) {
+  int const ns = 1 << stage_log_ns(2, log_l);
+  int const v = ((j >> 5) << 4) + (j & 15);
+  return (j & 16) == 0 ? v : v == 0 ? ns / 2 : ns - v;
 }
 /// Exchange buffers per sequence: one per exchange up to L = 4096, so that an item takes one
 /// barrier per exchange and the next item's first writes never meet this item's last reads; one
@@ -182,8 +194,8 @@ FFTCORE_HD constexpr int input_register(int u, int m, int log_r, int log_l) {
 /// register-chained pass's fused R2C at 1024..4096 (H200, 2^28 reals: 2^11 0.474 against 0.509
 /// ms, 2^12 0.466 / 0.513, 2^13 0.477 / 0.539; built for three blocks per SM at 80 registers,
 /// without spills, 0.540 / 0.543 / 0.558: not the occupancy but the split's own barrier and
-/// shared round trip), hence the paired deal; the C2R split was faster at every length
-/// (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
+/// shared round trip), hence the paired and warp-paired deals; the C2R split was faster at
+/// every length (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   bool const real = p.real_in != 0 || p.real_out != 0;
   if (p.real_out != 0 && !r2c_length(p.log_length)) return false;

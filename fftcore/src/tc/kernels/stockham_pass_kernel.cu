@@ -38,6 +38,84 @@ __device__ __forceinline__ float2 w_2e(int i) {
   return kLogE == 4 ? w32(i) : w64(i);
 }
 
+/// W_2M^n (M = L = 2^kLogL, n < 2M) from the coarse table W_2^14: at 2M = 2^15, past the table,
+/// W_2^14^(n / 2) times W_2^15 for odd n.
+template <int kLogL>
+__device__ __forceinline__ float2 w_2m(float2 const* coarse, int n) {
+  if constexpr (kLogL >= kLogCoarse) {
+    static_assert(kLogL == kLogCoarse, "2M <= 2^15");
+    float2 const w = __ldg(coarse + (n >> 1));
+    return (n & 1) != 0 ? cmul(w, make_float2(1.0f, -1.917475973e-04f)) : w;
+  } else {
+    return __ldg(coarse + (n << (kLogCoarse - kLogL - 1)));
+  }
+}
+
+/// The last stage and the R2C split of the warp-paired deal (stockham::warp_paired_butterfly,
+/// one butterfly per thread: L = 4096, 16384) for thread j of a sequence whose row of M + 1
+/// outputs starts at `row`: its butterfly v from buf2 (twiddles W_L^v from the table), then
+/// outputs R3 / 2.. R3 - 1 swapped with lane j ^ 16 (which holds the mirror v' = Ns - v), so
+/// that each lane has, for its own outputs k < R3 / 2 (n = v + k Ns), the partner Z[M - n] =
+/// output R3 - 1 - k of v'. The pair gives X[n] and X[M - n] with W_2M^n = W_2M^v W_2R3^k.
+/// Warp 0's lanes 0 (v = 0: k pairs with R3 - k; X[0], X[M], X[M / 2]) and 16 (v = Ns / 2: k
+/// with R3 - 1 - k) pair within their own outputs. Nothing is stored unless `ok`.
+template <int kLogL>
+__device__ __forceinline__ void warp_paired_r2c_stage(float2 const* buf2, float2 const* coarse,
+                                                      int j, bool ok, std::uint32_t* row) {
+  constexpr int kLogR3 = stockham::stage_log_radix(2, kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kH = kR3 / 2;
+  constexpr int kLogNs3 = stockham::stage_log_ns(2, kLogL);
+  constexpr int kNs = 1 << kLogNs3;
+  constexpr int kM = 1 << kLogL;
+  static_assert(stockham::r2c_warp_paired(kLogL), "one butterfly per thread");
+  int const v = stockham::warp_paired_butterfly(j, kLogL);
+  float2 b[kR3];
+#pragma unroll
+  for (int m = 0; m < kR3; ++m) b[m] = buf2[stockham::slot(v + (m << kLogNs3), kLogL)];
+  twiddle_inputs<kR3, 1>(b, 0, __ldg(coarse + (v << (kLogCoarse - kLogL))));
+  dft_pow2<kLogR3>(b);  // b[bit_reverse(k)] = Z[v + k Ns]
+  float2 o[kH];         // o[k] = Z[v' + (R3 / 2 + k) Ns], from lane j ^ 16
+#pragma unroll
+  for (int k = 0; k < kH; ++k) {
+    float2 const mine = b[bit_reverse<kLogR3>(kH + k)];
+    o[k] = make_float2(__shfl_xor_sync(0xffffffffu, mine.x, 16),
+                       __shfl_xor_sync(0xffffffffu, mine.y, 16));
+  }
+  float2 const wv = w_2m<kLogL>(coarse, v);
+  if (!ok) return;
+  float2 x0, xm;
+  if (v == 0) {
+    split_forward_ends(b[0], 1.0f, x0, xm);
+    row[0] = pack_word(x0);
+    row[kM] = pack_word(xm);
+    row[kH << kLogNs3] = pack_word(split_forward_middle(b[bit_reverse<kLogR3>(kH)], 1.0f));
+#pragma unroll
+    for (int k = 1; k < kH; ++k) {  // W_2M^(k Ns) = W_2R3^k
+      split_forward_pair(b[bit_reverse<kLogR3>(k)], b[bit_reverse<kLogR3>(kR3 - k)],
+                         w_2e<kLogR3>(k), 1.0f, x0, xm);
+      row[k << kLogNs3] = pack_word(x0);
+      row[(kR3 - k) << kLogNs3] = pack_word(xm);
+    }
+  } else if (v == kNs / 2) {
+#pragma unroll
+    for (int k = 0; k < kH; ++k) {
+      split_forward_pair(b[bit_reverse<kLogR3>(k)], b[bit_reverse<kLogR3>(kR3 - 1 - k)],
+                         cmul(wv, w_2e<kLogR3>(k)), 1.0f, x0, xm);
+      row[v + (k << kLogNs3)] = pack_word(x0);
+      row[v + ((kR3 - 1 - k) << kLogNs3)] = pack_word(xm);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kH; ++k) {
+      split_forward_pair(b[bit_reverse<kLogR3>(k)], o[kH - 1 - k], cmul(wv, w_2e<kLogR3>(k)), 1.0f,
+                         x0, xm);
+      row[v + (k << kLogNs3)] = pack_word(x0);
+      row[kM - v - (k << kLogNs3)] = pack_word(xm);
+    }
+  }
+}
+
 /// The last stage and the R2C split of the paired deal (stockham::paired_butterfly) for thread j
 /// of a sequence: per pair u < E / 2 R3 its butterfly v = j + u T from buf2 (twiddles W_L^v =
 /// w3j W_E^u) and the mirror v' = Ns - v (W_L^v' = W_R3 conj(W_L^v)); output k of v, n = v + k
@@ -162,9 +240,11 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // from the exchange buffer, and Z never goes to shared memory; else (L = 16384) the buffered
   // split.
   constexpr bool kPaired = kReal == kSplitOut && stockham::r2c_paired(kLogL);
-  constexpr bool kStreamLast = kLateLoad && (kReal != kSplitOut || kPaired);
+  // The same from two lanes (stockham::r2c_warp_paired, L = 4096 and 16384).
+  constexpr bool kWarpPaired = kReal == kSplitOut && stockham::r2c_warp_paired(kLogL);
+  constexpr bool kStreamLast = kLateLoad && (kReal != kSplitOut || kPaired || kWarpPaired);
   // Whether stage 3 reads its butterflies' inputs from the buffer as it goes, not into a[].
-  constexpr bool kReadPerButterfly = kStreamLast || kPaired;
+  constexpr bool kReadPerButterfly = kStreamLast || kPaired || kWarpPaired;
   extern __shared__ float2 exchange[];  // per sequence of a round: kBuffers buffers of kSlots
 
   int const log_threads = stockham::log_threads(p.log_tile, kLogL);
@@ -182,19 +262,9 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // in two registers at E = 16 and loaded again where the split runs (an L1 hit) at E = 32:
   // held there, the C2R spilled 90 words at 128 registers; loaded so at E = 16, the C2R ran
   // 4-8 % slower (H200, 2^10..2^13 reals).
-  // At L = 16384, 2M = 2^15 is past the table's 2^14: W_2M^j = W_2^14^(j / 2) W_2^15^(j mod 2).
-  constexpr int kSplitShift = kReal != kNoSplit && kLogL < kLogCoarse ? kLogCoarse - kLogL - 1 : 0;
-  float2 const wsplit_held = kReal != kNoSplit && !kLateLoad ? __ldg(coarse + (j << kSplitShift))
+  float2 const wsplit_held = kReal != kNoSplit && !kLateLoad ? w_2m<kLogL>(coarse, j)
                                                              : make_float2(1.f, 0.f);
-  auto const split_base = [&]() {
-    if constexpr (kLogL >= kLogCoarse) {
-      static_assert(kLogL == kLogCoarse, "2M <= 2^15");
-      float2 const w = __ldg(coarse + (j >> 1));
-      return (j & 1) != 0 ? cmul(w, make_float2(1.0f, -1.917475973e-04f)) : w;
-    } else {
-      return kLateLoad ? __ldg(coarse + (j << kSplitShift)) : wsplit_held;
-    }
-  };
+  auto const split_base = [&]() { return kLateLoad ? w_2m<kLogL>(coarse, j) : wsplit_held; };
   // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
   // butterflies v = j + u T), m < 16, from a block table of 16 E entries in shared memory laid
   // out [m][k]: for each m a warp reads E adjacent float2 (twice over at E = 16), one load per
@@ -354,6 +424,8 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     }
     if constexpr (kPaired) {
       paired_r2c_stage<kLogL>(buf2, w3j, split_base(), j, ok, seq);
+    } else if constexpr (kWarpPaired) {
+      warp_paired_r2c_stage<kLogL>(buf2, coarse, j, ok, seq - j);
     } else {
       // The last stage: Ns = L / R3, radix R3, butterflies v = j + u T (v < Ns), twiddles
       // W_L^(v m); X[v + Ns k] to global memory.
@@ -367,7 +439,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
         }
         twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
         dft_pow2<kLogR3>(b);
-        if constexpr (kReal == kSplitOut && !kPaired) {
+        if constexpr (kReal == kSplitOut) {
           // R2C: Z to shared memory (buf1: its last reads, stage 2's, came before the barrier
           // above), for the split below.
 #pragma unroll
@@ -393,7 +465,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
         }
       }
     }
-    if constexpr (kReal == kSplitOut && !kPaired) {
+    if constexpr (kReal == kSplitOut && !kPaired && !kWarpPaired) {
       // R2C: X[n], n = j + T i, from Z[n] and Z[M - n] (real_split.hpp's pair, which also
       // gives X[0] and X[M] at n = 0 and X[M/2] at n = M/2), in FP32, one rounding; rows of
       // M + 1 at the pass's out_stride. The transform's scale rode on stage 2's twiddles.
