@@ -135,7 +135,7 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
   EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 1024 (paired)";
   p = layout_of(desc(1, 4096, 5)).passes[0];
   p.real_out = 1;
-  EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 4096 (warp-paired)";
+  EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 4096 (paired)";
   p = layout_of(desc(1, 512, 5)).passes[0];
   p.real_out = 1;
   EXPECT_TRUE(sp::eligible(p)) << "R2C split at L = 512";
@@ -168,7 +168,7 @@ TEST(TcStockhamPass, StageMapsArePermutations) {
   for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
     SCOPED_TRACE("L = 2^" + std::to_string(log_l));
     int const l = 1 << log_l;
-    int const values = log_l >= 13 ? 32 : 16;
+    int const values = log_l >= sp::kLogMinLengthWide ? 32 : 16;
     ASSERT_EQ(values, 1 << sp::log_values(log_l));
     int const threads = l / values;
     ASSERT_EQ(threads, 1 << sp::log_sequence_threads(log_l));
@@ -260,8 +260,8 @@ TEST(TcStockhamPass, PairedR2cDealKeepsEachSplitPairInOneThread) {
   std::vector<int> slots(32);
   for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
     SCOPED_TRACE("L = 2^" + std::to_string(log_l));
-    EXPECT_EQ(sp::r2c_paired(log_l), log_l != 12 && log_l != 14);
-    EXPECT_EQ(sp::r2c_warp_paired(log_l), log_l == 12 || log_l == 14);
+    EXPECT_EQ(sp::r2c_paired(log_l), log_l != 14);
+    EXPECT_EQ(sp::r2c_warp_paired(log_l), log_l == 14);
     EXPECT_TRUE(sp::r2c_length(log_l));
     if (!sp::r2c_paired(log_l)) continue;
     int const l = 1 << log_l;
@@ -317,9 +317,9 @@ TEST(TcStockhamPass, PairedR2cDealKeepsEachSplitPairInOneThread) {
 /// their own), and the reads' wavefronts.
 TEST(TcStockhamPass, WarpPairedR2cDealKeepsEachSplitPairInTwoLanes) {
   std::vector<int> slots(32);
-  for (int log_l : {12, 14}) {
+  for (int log_l = sp::kMinLogLength; log_l <= sp::kMaxLogLength; ++log_l) {
+    if (!sp::r2c_warp_paired(log_l)) continue;
     SCOPED_TRACE("L = 2^" + std::to_string(log_l));
-    ASSERT_TRUE(sp::r2c_warp_paired(log_l));
     int const l = 1 << log_l;
     int const threads = 1 << sp::log_sequence_threads(log_l);
     int const log_r3 = sp::stage_log_radix(2, log_l);

@@ -7,18 +7,20 @@
 // The register-chained Tensor Core pass (fast_pass_layout.hpp) ran these lengths at 61-64 % of
 // the copy bandwidth (H200), issue-bound at ~65 instructions per point (hi/lo operand splits,
 // FP32 shared round trips per radix-16 merge). Here a sequence belongs to T = L / E threads,
-// each holding E values in FP32 registers (E = 16 up to L = 4096, 32 at 8192 and 16384), and
-// takes three Stockham stages of radices E, 16 and R3 = L / (16 E) (16, 16, 2..16; 32, 16, 16
-// at 8192; 32, 16, 32 at 16384):
+// each holding E values in FP32 registers (E = 16 at L = 512, 32 from 1024 up), and takes
+// three Stockham stages of radices E, 16 and R3 = L / (16 E) (16, 16, 2 at 512; 32, 16, 2..32
+// from 1024 to 16384):
 //   stage s (Ns points already merged, radix R): the thread's registers a[i] hold
 //   x[j + T i] (i < E); as E / R butterflies v = j + u T (u < E / R) it multiplies input m of
 //   butterfly v, a[u + m E / R], by W_{Ns R}^((v mod Ns) m), takes the R-point DFT and writes
 //   output k to y[(v - v mod Ns) R + v mod Ns + k Ns] (pass_params.hpp: merge_write_index).
 // Stage 1 (Ns = 1) has no twiddle; stage 2 (Ns = E) carries the pass's scale in its twiddles;
 // stage 3 (Ns = 16 E, Ns R3 = L) writes y[v + k Ns] straight to global memory, where a warp's
-// 32 lanes cover 128 adjacent bytes. Up to L = 4096 each exchange has its own shared buffer, so
-// that a round takes one block barrier per exchange; from 8192 up one buffer (a barrier before
-// each exchange's writes as well). One FP16 rounding.
+// 32 lanes cover 128 adjacent bytes. At L = 512 each exchange has its own shared buffer, so
+// that a round takes one (warp) barrier per exchange; from 1024 up one buffer (a barrier before
+// each exchange's writes as well). One FP16 rounding. E = 32 from 1024 (was: from 8192) took
+// 1024 / 2048 / 4096 from 0.675 / 0.684 / 0.596 -> 0.618 / 0.583 / 0.596 ms and 4096 (E = 32 from
+// 4096 only) from 0.70 to 0.60 (H200, same run; NOTES.md, session 15).
 // Measured on the H200 (ms per 2^28 elements; fftcore/NOTES.md, sessions 11 and 14), from the
 // Tensor Core pass's 0.80-0.84: first version 1.24 / 0.97 / 0.84 / 0.86 ms at L = 512 .. 4096
 // (stage 3's table entries W_L^v lay 2^14 / L entries apart across the lanes: up to 32 cache
@@ -39,8 +41,9 @@ namespace fftcore::detail::tc::stockham {
 inline constexpr int kMinLogLength = 9;       ///< L = 512
 inline constexpr int kMaxLogLength = 14;      ///< L = 16384 (E = 32 values per thread)
 inline constexpr int kMaxLogLengthReal = 14;  ///< the fused C2R split: L <= 16384
-inline constexpr int kLogValues = 4;          ///< E = 16 values per thread up to L = 4096
-inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread at L = 8192, 16384
+inline constexpr int kLogValues = 4;          ///< E = 16 values per thread at L = 512
+inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread from L = 4096
+inline constexpr int kLogMinLengthWide = 10;  ///< the first length with E = 32: L = 1024
 inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers
 /// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
@@ -49,20 +52,20 @@ inline constexpr int kMinBlocks = 3;
 /// The same for the fused real splits, which hold a second set of 16 words (C2R: X[M - n]) or
 /// read Z twice (R2C): at 80 registers they spilled 36-90 words per thread and item.
 inline constexpr int kMinBlocksSplit = 2;
-/// The same at L = 8192: a sequence of 256 threads holding 32 values each (64 FP32 registers
-/// of data, 32 of the next item's words), one exchange buffer of 33 x 256 float2 (67.6 KB):
-/// two blocks per SM, at most 128 registers per thread. At 16384 a sequence takes 512 threads
-/// and 135 KB: one block.
+/// The same from L = 1024 to 8192: 256 threads holding 32 values each (64 FP32 registers of
+/// data, 32 of the next item's words), one exchange buffer of 33 T float2 per sequence (67.6 KB
+/// per block): two blocks per SM, at most 128 registers per thread. At 16384 a sequence takes
+/// 512 threads and 135 KB: one block.
 inline constexpr int kMinBlocksWide = 2;
 
-/// log2 of E, the values a thread holds: 16 up to L = 4096, 32 at 8192 and 16384.
+/// log2 of E, the values a thread holds: 16 at L = 512, 32 from 1024 (kLogMinLengthWide).
 FFTCORE_HD constexpr int log_values(int log_l) {
-  return log_l > 3 * kLogValues ? kLogValuesWide : kLogValues;
+  return log_l >= kLogMinLengthWide ? kLogValuesWide : kLogValues;
 }
 /// log2 of T = L / E, the threads of a sequence.
 FFTCORE_HD constexpr int log_sequence_threads(int log_l) { return log_l - log_values(log_l); }
-/// Stages: three, of radices E, 16 and L / (16 E) (16, 16, 2..16 up to L = 4096; 32, 16, 16 at
-/// 8192; 32, 16, 32 at 16384).
+/// Stages: three, of radices E, 16 and L / (16 E) (16, 16, 2 at L = 512; 32, 16, 2..32 from
+/// 1024 to 16384).
 FFTCORE_HD constexpr int stages(int /*log_l*/) { return 3; }
 /// log2 of the radix of stage s.
 FFTCORE_HD constexpr int stage_log_radix(int s, int log_l) {
@@ -74,12 +77,12 @@ FFTCORE_HD constexpr int stage_log_ns(int s, int log_l) {
 }
 /// Whether the fused R2C split takes the pairs Z[k], Z[M - k] from one thread's registers: the
 /// last stage's butterflies are then dealt in mirrored pairs (paired_butterfly), which needs two
-/// or more of them per thread (E > R3: L = 512, 1024, 2048 and 8192).
+/// or more of them per thread (E > R3: L = 512 .. 8192).
 FFTCORE_HD constexpr bool r2c_paired(int log_l) {
   return log_values(log_l) > stage_log_radix(2, log_l);
 }
 /// Whether it takes them from two lanes of a warp instead (one butterfly per thread, E = R3: L =
-/// 4096 and 16384): lanes l and l + 16 hold a butterfly and its mirror (warp_paired_butterfly)
+/// 16384): lanes l and l + 16 hold a butterfly and its mirror (warp_paired_butterfly)
 /// and swap half their outputs by shuffles.
 FFTCORE_HD constexpr bool r2c_warp_paired(int log_l) {
   return log_values(log_l) == stage_log_radix(2, log_l);
@@ -110,10 +113,10 @@ FFTCORE_HD constexpr int warp_paired_butterfly(int j, int log_l) {
   int const v = ((j >> 5) << 4) + (j & 15);
   return (j & 16) == 0 ? v : v == 0 ? ns / 2 : ns - v;
 }
-/// Exchange buffers per sequence: one per exchange up to L = 4096, so that an item takes one
+/// Exchange buffers per sequence: one per exchange at E = 16 (L = 512), so that an item takes one
 /// barrier per exchange and the next item's first writes never meet this item's last reads; one
-/// from 8192 up (two more barriers per item: before each exchange's writes), so that two blocks
-/// share an SM at 8192 and a 16384-point sequence fits at all.
+/// at E = 32 (two more barriers per item: before each exchange's writes), so that two blocks
+/// share an SM and a 16384-point sequence fits at all.
 FFTCORE_HD constexpr int buffers(int log_l) {
   return log_values(log_l) == kLogValues ? stages(log_l) - 1 : 1;
 }
@@ -123,7 +126,7 @@ FFTCORE_HD constexpr int max_threads(int log_l) {
                                                             : kLogMaxThreads);
 }
 /// The resident blocks per SM the kernel is built for (its __launch_bounds__): kMinBlocks,
-/// kMinBlocksSplit with a fused real split, kMinBlocksWide at L = 8192, one at 16384.
+/// kMinBlocksSplit with a fused real split (E = 16), kMinBlocksWide at E = 32, one at 16384.
 FFTCORE_HD constexpr int min_blocks(int log_l, bool split) {
   return log_sequence_threads(log_l) > kLogMaxThreads ? 1
          : log_values(log_l) != kLogValues            ? kMinBlocksWide

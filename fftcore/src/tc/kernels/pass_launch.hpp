@@ -105,7 +105,7 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 [[nodiscard]] bool runs_stockham_pass(PassParams const& pass) noexcept;
 
 /// The Stockham pass (kernels/stockham_pass_kernel.cu): L / E threads per sequence (E = 16, 32
-/// from L = 8192), three stages on CUDA cores.
+/// from L = 1024), three stages on CUDA cores.
 [[nodiscard]] cudaError_t prepare_stockham_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_stockham_pass(PassParams const& pass, void const* src, void* dst,
                                                float2 const* coarse, bool inverse,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The Stockham pass: untwiddled FP16 passes of 512..16384 points over contiguous sequences
-// (stockham::eligible), each sequence on L / E threads of E = 16 (32 from L = 8192) values in
+// (stockham::eligible), each sequence on L / E threads of E = 16 (32 from L = 1024) values in
 // FP32 registers, three Stockham stages (E, 16, L / 16 E) exchanged through shared memory, with
 // store hooks and the real transforms' fused splits (stockham_pass_layout.hpp has the maps and
 // the reason).
@@ -209,7 +209,7 @@ template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
 __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                                   stockham::min_blocks(kLogL, kReal != kNoSplit))
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
-  // E values per thread (16; 32 at L = 8192 and 16384), T threads per sequence.
+  // E values per thread (16 at L = 512; 32 from 1024), T threads per sequence.
   constexpr int kLogE = stockham::log_values(kLogL);
   constexpr int kE = 1 << kLogE;
   constexpr int kLogT = stockham::log_sequence_threads(kLogL);
@@ -225,26 +225,25 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   constexpr int kLogNs3 = stockham::stage_log_ns(2, kLogL);
   constexpr int kSlots = stockham::sequence_slots(kLogL);
   constexpr int kBuffers = stockham::buffers(kLogL);
-  // One buffer (L >= 8192): a barrier before each exchange's writes as well, so that they never
+  // One buffer (E = 32): a barrier before each exchange's writes as well, so that they never
   // meet the reads of the exchange before (this item's, or the last item's stage 3).
   constexpr bool kOneBuffer = kBuffers == 1;
-  // From L = 8192 the next item's words are loaded after stage 2's writes, not before stage 1,
+  static_assert(kBuffers == 1 || kLogE == stockham::kLogValues, "two buffers at E = 16 only");
+  // At E = 32 the next item's words are loaded after stage 2's writes, not before stage 1,
   // and stage 3 reads its butterflies' inputs one butterfly at a time: 32 words in flight beside
   // 64 registers of data through all three stages spilled 44-52 words per thread at 128.
   constexpr bool kLateLoad = kOneBuffer;
-  // Whether stage 3 reads its inputs one butterfly at a time (late loads): not with the R2C
-  // split, whose Z writes into the one buffer must wait for all of stage 3's reads, and which
-  // loads the next item after those writes instead.
-  // The R2C split with its pairs Z[n], Z[M - n] in registers (stockham::r2c_paired, L = 512,
-  // 1024, 2048, 8192): stage 3 takes the mirrored deal of butterflies, reading each one's inputs
-  // from the exchange buffer, and Z never goes to shared memory; else (L = 16384) the buffered
-  // split.
+  // The R2C split with its pairs Z[n], Z[M - n] in registers (stockham::r2c_paired, L = 512 ..
+  // 8192): stage 3 takes the mirrored deal of butterflies, reading each one's inputs from the
+  // exchange buffer, and Z never goes to shared memory; the same from two lanes at 16384
+  // (stockham::r2c_warp_paired). (Through the buffer - Z written, a barrier, Z[n] and Z[M - n]
+  // read - it spilled 104 bytes and measured 0.55 / 0.62 ms at 2^14 / 2^15 reals, against
+  // 0.43 / 0.58 now.)
   constexpr bool kPaired = kReal == kSplitOut && stockham::r2c_paired(kLogL);
-  // The same from two lanes (stockham::r2c_warp_paired, L = 4096 and 16384).
   constexpr bool kWarpPaired = kReal == kSplitOut && stockham::r2c_warp_paired(kLogL);
-  constexpr bool kStreamLast = kLateLoad && (kReal != kSplitOut || kPaired || kWarpPaired);
-  // Whether stage 3 reads its butterflies' inputs from the buffer as it goes, not into a[].
-  constexpr bool kReadPerButterfly = kStreamLast || kPaired || kWarpPaired;
+  static_assert(kReal != kSplitOut || kPaired || kWarpPaired, "every R2C length is paired");
+  // Whether stage 3 reads its inputs one butterfly at a time: with late loads, and in the R2C.
+  constexpr bool kStreamLast = kLateLoad || kReal == kSplitOut;
   extern __shared__ float2 exchange[];  // per sequence of a round: kBuffers buffers of kSlots
 
   int const log_threads = stockham::log_threads(p.log_tile, kLogL);
@@ -414,13 +413,11 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
             a[stockham::input_register(u, bit_reverse<4>(k), 4, kLogL)];
       }
     }
-    if constexpr (kStreamLast) load(state);
+    if constexpr (kLateLoad) load(state);
     sequence_barrier<kLogT>();
-    if constexpr (!kReadPerButterfly) {
+    if constexpr (!kStreamLast) {
 #pragma unroll
       for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
-      // R2C with one buffer: every stage-3 read before the first Z write.
-      if constexpr (kReal == kSplitOut && kOneBuffer) sequence_barrier<kLogT>();
     }
     if constexpr (kPaired) {
       paired_r2c_stage<kLogL>(buf2, w3j, split_base(), j, ok, seq);
@@ -439,15 +436,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
         }
         twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
         dft_pow2<kLogR3>(b);
-        if constexpr (kReal == kSplitOut) {
-          // R2C: Z to shared memory (buf1: its last reads, stage 2's, came before the barrier
-          // above), for the split below.
-#pragma unroll
-          for (int k = 0; k < kR3; ++k) {
-            buf1[stockham::slot(j + (u << kLogT) + (k << kLogNs3), kLogL)] =
-                b[bit_reverse<kLogR3>(k)];
-          }
-        } else if (ok) {
+        if (ok) {
 #pragma unroll
           for (int k = 0; k < kR3; ++k) {
             float2 y = b[bit_reverse<kLogR3>(k)];
@@ -464,33 +453,6 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
           }
         }
       }
-    }
-    if constexpr (kReal == kSplitOut && !kPaired && !kWarpPaired) {
-      // R2C: X[n], n = j + T i, from Z[n] and Z[M - n] (real_split.hpp's pair, which also
-      // gives X[0] and X[M] at n = 0 and X[M/2] at n = M/2), in FP32, one rounding; rows of
-      // M + 1 at the pass's out_stride. The transform's scale rode on stage 2's twiddles.
-      // E = 32: the next item's words now that a is dead (after the split measured slower: 0.546
-      // against 0.562 ms per 2^28 reals at M = 8192, H200).
-      if constexpr (kLateLoad) load(state);
-      sequence_barrier<kLogT>();
-      if (ok) {
-        // Partly unrolled, W_{2M}^n by one product per value: fully unrolled, the compiler
-        // hoisted every shared load and spilled.
-        float2 w = split_base();
-#pragma unroll 2
-        for (int i = 0; i < kE; ++i) {
-          int const n = j + (i << kLogT);
-          float2 const za = buf1[stockham::read_slot(j, i, kLogL)];
-          float2 const zb =
-              buf1[stockham::slot(((1 << kLogL) - n) & ((1 << kLogL) - 1), kLogL)];
-          float2 xn, xm;
-          split_forward_pair(za, zb, w, 1.0f, xn, xm);
-          seq[i << kLogT] = pack_word(xn);
-          if (n == 0) seq[1 << kLogL] = pack_word(xm);
-          w = cmul(w, w_2e<kLogE>(1));
-        }
-      }
-      sequence_barrier<kLogT>();  // the next item's stage 1 overwrites buf1
     }
   }
 }
