@@ -19,8 +19,8 @@
 // 32 lanes cover 128 adjacent bytes. At L = 512 each exchange has its own shared buffer, so
 // that a round takes one (warp) barrier per exchange; from 1024 up one buffer (a barrier before
 // each exchange's writes as well). One FP16 rounding. E = 32 from 1024 (was: from 8192) took
-// 1024 / 2048 / 4096 from 0.675 / 0.684 / 0.596 -> 0.618 / 0.583 / 0.596 ms and 4096 (E = 32 from
-// 4096 only) from 0.70 to 0.60 (H200, same run; NOTES.md, session 15).
+// L = 1024 / 2048 / 4096 from 0.675 / 0.684 / 0.70 to 0.618 / 0.583 / 0.60 ms (H200, same runs;
+// NOTES.md, session 15).
 // Measured on the H200 (ms per 2^28 elements; fftcore/NOTES.md, sessions 11 and 14), from the
 // Tensor Core pass's 0.80-0.84: first version 1.24 / 0.97 / 0.84 / 0.86 ms at L = 512 .. 4096
 // (stage 3's table entries W_L^v lay 2^14 / L entries apart across the lanes: up to 32 cache
