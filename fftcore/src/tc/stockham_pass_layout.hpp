@@ -42,7 +42,7 @@ inline constexpr int kMinLogLength = 9;       ///< L = 512
 inline constexpr int kMaxLogLength = 14;      ///< L = 16384 (E = 32 values per thread)
 inline constexpr int kMaxLogLengthReal = 14;  ///< the fused C2R split: L <= 16384
 inline constexpr int kLogValues = 4;          ///< E = 16 values per thread at L = 512
-inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread from L = 4096
+inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread from L = 1024
 inline constexpr int kLogMinLengthWide = 10;  ///< the first length with E = 32: L = 1024
 inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers

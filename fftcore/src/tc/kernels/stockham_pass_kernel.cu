@@ -52,7 +52,7 @@ __device__ __forceinline__ float2 w_2m(float2 const* coarse, int n) {
 }
 
 /// The last stage and the R2C split of the warp-paired deal (stockham::warp_paired_butterfly,
-/// one butterfly per thread: L = 4096, 16384) for thread j of a sequence whose row of M + 1
+/// one butterfly per thread: L = 16384) for thread j of a sequence whose row of M + 1
 /// outputs starts at `row`: its butterfly v from buf2 (twiddles W_L^v from the table), then
 /// outputs R3 / 2.. R3 - 1 swapped with lane j ^ 16 (which holds the mirror v' = Ns - v), so
 /// that each lane has, for its own outputs k < R3 / 2 (n = v + k Ns), the partner Z[M - n] =
