@@ -35,11 +35,13 @@ int log2_of(std::int64_t v) {
   return log;
 }
 
-/// Z is FP32 unless z_fp16; Y too unless the split is fused (then the row pass reads or writes
-/// it in FP16).
+/// Whether Y (rank 2) is FP16 in rows of y_pitch: where one kernel takes the row FFT and the
+/// split (the fused row pass, or the small real kernel), else FP32 in rows of M + 1.
+bool y_fp16(RealLayout const& layout) { return layout.fused || layout.small; }
+
+/// Z is FP32 unless z_fp16; Y too unless y_fp16.
 bool fp32_buffer(RealLayout const& layout, RealBuffer b) {
-  return (b == RealBuffer::kZ && !layout.z_fp16) ||
-         (b == RealBuffer::kY && !layout.fused && !layout.small);
+  return (b == RealBuffer::kZ && !layout.z_fp16) || (b == RealBuffer::kY && !y_fp16(layout));
 }
 
 /// Sets the FP16/FP32 flags of the passes reading or writing the FP32 buffers Z and Y.
@@ -163,9 +165,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
     }
   }
   if (layout.rank2) {  // fused or small: the column FFT meets Y's padded rows
-    bool const padded = layout.fused || layout.small;
-    std::int64_t const y_in = padded && layout.r2c ? layout.y_pitch : 0;
-    std::int64_t const y_out = padded && !layout.r2c ? layout.y_pitch : 0;
+    std::int64_t const y_in = y_fp16(layout) && layout.r2c ? layout.y_pitch : 0;
+    std::int64_t const y_out = y_fp16(layout) && !layout.r2c ? layout.y_pitch : 0;
     if (Status s = build_axis_layout(log2_of(desc.dims[0]), m + 1, desc.batch, desc.scaling,
                                      layout.column, false, y_in, y_out);
         s != Status::kSuccess) {
@@ -177,11 +178,11 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
 
   auto const rows = static_cast<std::size_t>(layout.rows);
   auto const um = static_cast<std::size_t>(m);
-  // Y: FP16 rows of y_pitch when fused or small, else FP32 rows of M + 1.
+  // Y: FP16 rows of y_pitch (y_fp16), else FP32 rows of M + 1.
   std::size_t const y_bytes =
-      desc.rank != 2                  ? 0
-      : layout.fused || layout.small ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
-                                      : align_up(rows * (um + 1) * sizeof(float) * 2);
+      desc.rank != 2   ? 0
+      : y_fp16(layout) ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
+                       : align_up(rows * (um + 1) * sizeof(float) * 2);
   std::size_t const z_bytes = m > 1 && !layout.fused && !layout.small
                                   ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2))
                                   : 0;

@@ -51,6 +51,49 @@ __device__ __forceinline__ float2 w_2m(float2 const* coarse, int n) {
   }
 }
 
+/// The R2C split of thread 0's butterfly v = 0 of the last stage (its own mirror: output k pairs
+/// with R3 - k), into the row starting at `row`: X[0] and X[M] from Z[0], X[M / 2] from Z[M / 2],
+/// the pairs with W_2M^(k Ns) = w2r3(k) = W_2R3^k. b[bit_reverse(k)] = Z[k Ns].
+template <int kLogL, class W>
+__device__ __forceinline__ void split_own_zero(
+    float2 const (&b)[1 << stockham::stage_log_radix(2, kLogL)], std::uint32_t* row, W w2r3) {
+  constexpr int kLogR3 = stockham::stage_log_radix(2, kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kLogNs3 = stockham::stage_log_ns(2, kLogL);
+  float2 x0, xm;
+  split_forward_ends(b[0], 1.0f, x0, xm);
+  row[0] = pack_word(x0);
+  row[1 << kLogL] = pack_word(xm);
+  row[(kR3 / 2) << kLogNs3] =
+      pack_word(split_forward_middle(b[bit_reverse<kLogR3>(kR3 / 2)], 1.0f));
+#pragma unroll
+  for (int k = 1; k < kR3 / 2; ++k) {
+    split_forward_pair(b[bit_reverse<kLogR3>(k)], b[bit_reverse<kLogR3>(kR3 - k)], w2r3(k), 1.0f,
+                       x0, xm);
+    row[k << kLogNs3] = pack_word(x0);
+    row[(kR3 - k) << kLogNs3] = pack_word(xm);
+  }
+}
+
+/// The same for thread 0's butterfly Ns / 2 (output k pairs with R3 - 1 - k), with W_2M^n =
+/// wn(k) for n = Ns / 2 + k Ns. c[bit_reverse(k)] = Z[Ns / 2 + k Ns].
+template <int kLogL, class W>
+__device__ __forceinline__ void split_own_half(
+    float2 const (&c)[1 << stockham::stage_log_radix(2, kLogL)], std::uint32_t* row, W wn) {
+  constexpr int kLogR3 = stockham::stage_log_radix(2, kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kLogNs3 = stockham::stage_log_ns(2, kLogL);
+  constexpr int kHalfNs = 1 << (kLogNs3 - 1);
+#pragma unroll
+  for (int k = 0; k < kR3 / 2; ++k) {
+    float2 x0, xm;
+    split_forward_pair(c[bit_reverse<kLogR3>(k)], c[bit_reverse<kLogR3>(kR3 - 1 - k)], wn(k), 1.0f,
+                       x0, xm);
+    row[kHalfNs + (k << kLogNs3)] = pack_word(x0);
+    row[kHalfNs + ((kR3 - 1 - k) << kLogNs3)] = pack_word(xm);
+  }
+}
+
 /// The last stage and the R2C split of the warp-paired deal (stockham::warp_paired_butterfly,
 /// one butterfly per thread: L = 16384) for thread j of a sequence whose row of M + 1
 /// outputs starts at `row`: its butterfly v from buf2 (twiddles W_L^v from the table), then
@@ -84,30 +127,14 @@ __device__ __forceinline__ void warp_paired_r2c_stage(float2 const* buf2, float2
   }
   float2 const wv = w_2m<kLogL>(coarse, v);
   if (!ok) return;
-  float2 x0, xm;
   if (v == 0) {
-    split_forward_ends(b[0], 1.0f, x0, xm);
-    row[0] = pack_word(x0);
-    row[kM] = pack_word(xm);
-    row[kH << kLogNs3] = pack_word(split_forward_middle(b[bit_reverse<kLogR3>(kH)], 1.0f));
-#pragma unroll
-    for (int k = 1; k < kH; ++k) {  // W_2M^(k Ns) = W_2R3^k
-      split_forward_pair(b[bit_reverse<kLogR3>(k)], b[bit_reverse<kLogR3>(kR3 - k)],
-                         w_2e<kLogR3>(k), 1.0f, x0, xm);
-      row[k << kLogNs3] = pack_word(x0);
-      row[(kR3 - k) << kLogNs3] = pack_word(xm);
-    }
+    split_own_zero<kLogL>(b, row, [](int k) { return w_2e<kLogR3>(k); });
   } else if (v == kNs / 2) {
-#pragma unroll
-    for (int k = 0; k < kH; ++k) {
-      split_forward_pair(b[bit_reverse<kLogR3>(k)], b[bit_reverse<kLogR3>(kR3 - 1 - k)],
-                         cmul(wv, w_2e<kLogR3>(k)), 1.0f, x0, xm);
-      row[v + (k << kLogNs3)] = pack_word(x0);
-      row[v + ((kR3 - 1 - k) << kLogNs3)] = pack_word(xm);
-    }
+    split_own_half<kLogL>(b, row, [wv](int k) { return cmul(wv, w_2e<kLogR3>(k)); });
   } else {
 #pragma unroll
     for (int k = 0; k < kH; ++k) {
+      float2 x0, xm;
       split_forward_pair(b[bit_reverse<kLogR3>(k)], o[kH - 1 - k], cmul(wv, w_2e<kLogR3>(k)), 1.0f,
                          x0, xm);
       row[v + (k << kLogNs3)] = pack_word(x0);
@@ -133,7 +160,6 @@ __device__ __forceinline__ void paired_r2c_stage(float2 const* buf2, float2 w3j,
   constexpr int kR3 = 1 << kLogR3;
   constexpr int kU3 = 1 << (kLogE - kLogR3);
   constexpr int kLogNs3 = stockham::stage_log_ns(2, kLogL);
-  constexpr int kNs = 1 << kLogNs3;
   static_assert(kU3 >= 2 && kR3 <= 16, "two butterflies per thread or more; W_R3 from w32");
   std::uint32_t* const mirror = seq + ((1 << kLogL) - 2 * j);  // X[M - j]
 #pragma unroll
@@ -155,27 +181,9 @@ __device__ __forceinline__ void paired_r2c_stage(float2 const* buf2, float2 w3j,
     dft_pow2<kLogR3>(b);  // b[bit_reverse(k)] = Z[v + k Ns]
     dft_pow2<kLogR3>(c);  // c[bit_reverse(k)] = Z[v' + k Ns]
     if (!ok) continue;
-    if (own) {
-      float2 x0, xm;
-      split_forward_ends(b[0], 1.0f, x0, xm);
-      seq[0] = pack_word(x0);
-      seq[1 << kLogL] = pack_word(xm);
-      seq[(kR3 / 2) << kLogNs3] =
-          pack_word(split_forward_middle(b[bit_reverse<kLogR3>(kR3 / 2)], 1.0f));
-#pragma unroll
-      for (int k = 1; k < kR3 / 2; ++k) {  // n = k Ns: W_2M^n = W_2E^(k E / R3)
-        split_forward_pair(b[bit_reverse<kLogR3>(k)], b[bit_reverse<kLogR3>(kR3 - k)],
-                           w_2e<kLogE>(k * kU3), 1.0f, x0, xm);
-        seq[k << kLogNs3] = pack_word(x0);
-        seq[(kR3 - k) << kLogNs3] = pack_word(xm);
-      }
-#pragma unroll
-      for (int k = 0; k < kR3 / 2; ++k) {  // n = Ns / 2 + k Ns: W_2E^(E / 2 R3 + k E / R3)
-        split_forward_pair(c[bit_reverse<kLogR3>(k)], c[bit_reverse<kLogR3>(kR3 - 1 - k)],
-                           w_2e<kLogE>(kU3 / 2 + k * kU3), 1.0f, x0, xm);
-        seq[kNs / 2 + (k << kLogNs3)] = pack_word(x0);
-        seq[kNs / 2 + ((kR3 - 1 - k) << kLogNs3)] = pack_word(xm);
-      }
+    if (own) {  // W_2M^(k Ns) = W_2E^(k E / R3), W_2M^(Ns / 2 + k Ns) = W_2E^((2 k + 1) E / 2 R3)
+      split_own_zero<kLogL>(b, seq, [](int k) { return w_2e<kLogE>(k * kU3); });
+      split_own_half<kLogL>(c, seq, [](int k) { return w_2e<kLogE>(kU3 / 2 + k * kU3); });
     } else {
 #pragma unroll
       for (int k = 0; k < kR3; ++k) {
@@ -466,15 +474,11 @@ std::size_t smem_bytes(int log_threads) {
          sizeof(float2);
 }
 
-/// The R2C split's kernel where stockham::eligible lets it run (stockham::r2c_length), else the
-/// plain one (never launched with real_out: launch_length refuses).
+/// The R2C split's kernel (stockham::r2c_length: every length, paired or warp-paired).
 template <int kLogL>
 constexpr auto r2c_kernel() {
-  if constexpr (stockham::r2c_length(kLogL)) {
-    return stockham_pass_kernel<kLogL, false, false, kSplitOut>;
-  } else {
-    return stockham_pass_kernel<kLogL, false, false>;
-  }
+  static_assert(stockham::r2c_length(kLogL), "the R2C split at every length");
+  return stockham_pass_kernel<kLogL, false, false, kSplitOut>;
 }
 
 /// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
@@ -513,7 +517,6 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   if ((pass.real_out != 0 && inverse) || (pass.real_in != 0 && !inverse)) {
     return cudaErrorInvalidValue;  // R2C runs forward, C2R inverse
   }
-  if (pass.real_out != 0 && !stockham::r2c_length(kLogL)) return cudaErrorInvalidValue;
   if (pass.real_in != 0 && kLogL > stockham::kMaxLogLengthReal) return cudaErrorInvalidValue;
   int const variant = pass.real_out != 0 ? kSplitOut : pass.real_in != 0 ? kSplitIn : kNoSplit;
   auto const kernel = variant == kSplitOut  ? r2c_kernel<kLogL>()
