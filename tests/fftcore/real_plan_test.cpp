@@ -5,12 +5,14 @@
 // that the layout computes cuFFT's R2C and C2R for 1-D and 2-D, batched, with every scaling.
 #include <fftcore/fftcore.hpp>
 
+#include "../../fftcore/src/tc/fast_pass_layout.hpp"
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/real_split.hpp"
 #include "common/reference_dft.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <map>
@@ -89,6 +91,53 @@ double scale_of(Scaling scaling, double n) {
 cd to_cd(float2 v) { return {v.x, v.y}; }
 float2 to_f2(cd v) { return {static_cast<float>(v.real()), static_cast<float>(v.imag())}; }
 
+/// The paired R2C pass (PassParams::real_pairs) with the kernel's maps: each block's T sequences
+/// (fast::pair_sequence) transformed and scaled, then its items' split (fast::pair_split).
+void emulate_pairs_pass(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst) {
+  namespace fast = fftcore::detail::tc::fast;
+  namespace tc = fftcore::detail::tc;
+  int const log_l = p.log_length, log_h = p.log_tile - 1, log_p = p.pair_log_sequences;
+  std::int64_t const l = std::int64_t{1} << log_l, m = l << log_p;
+  EXPECT_EQ(p.extent[0], std::int64_t{1} << log_p);
+  for (std::int64_t b = 0; b < p.blocks; ++b) {
+    auto const o = tc::block_origin(p, b);
+    int const g = static_cast<int>(o.d0 >> p.log_tile);
+    std::vector<std::vector<cd>> seqs;
+    for (int s = 0; s < (2 << log_h); ++s) {
+      int const t = fast::pair_sequence(s, g, log_h, log_p);
+      std::int64_t const row = o.in_base + (t & ((1 << p.pair_log_l0) - 1)) * p.pair_in_stride0 +
+                               (t >> p.pair_log_l0) * p.pair_in_stride1;
+      std::vector<cd> seq(src.begin() + row, src.begin() + row + l);
+      fft(seq.data(), seq.size(), 1, -1);
+      for (cd& v : seq) v *= static_cast<double>(p.scale);
+      seqs.push_back(seq);
+    }
+    auto const put = [&](std::int64_t n, float2 v) {
+      dst.at(static_cast<std::size_t>(o.out_base + n)) = to_cd(v);
+    };
+    for (int s = 0; s < (1 << log_h); ++s) {
+      for (int k = 0; k < l; ++k) {
+        fast::PairSplit const q = fast::pair_split(s, k, g, log_h, log_l, log_p);
+        float2 const za = to_f2(seqs.at(static_cast<std::size_t>(q.sa)).at(static_cast<std::size_t>(q.ka)));
+        float2 const zb = to_f2(seqs.at(static_cast<std::size_t>(q.sb)).at(static_cast<std::size_t>(q.kb)));
+        float2 x0, xm;
+        if (q.n == 0) {
+          tc::split_forward_ends(za, 1.0f, x0, xm);
+          put(0, x0);
+          put(m, xm);
+          put(m / 2, tc::split_forward_middle(zb, 1.0f));
+        } else {
+          tc::split_forward_pair(za, zb, tc::split_twiddle(static_cast<std::uint32_t>(q.n),
+                                                           static_cast<int>(log_l + log_p)),
+                                 1.0f, x0, xm);
+          put(q.n, x0);
+          put(m - q.n, xm);
+        }
+      }
+    }
+  }
+}
+
 /// Runs one complex sub-plan's passes with the kernel's index maps (as tc_plan_logic_test).
 void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column, bool inverse,
                     std::map<RealBuffer, std::vector<cd>>& buffers) {
@@ -112,6 +161,11 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     }
     std::vector<cd> const src = buffers[src_id];  // blocks read before they write
     std::vector<cd>& dst = buffers[dst_id];
+    if (p.real_pairs != 0) {
+      EXPECT_EQ(dst_id, RealBuffer::kOut);
+      emulate_pairs_pass(p, src, dst);
+      continue;
+    }
     std::int64_t const l = std::int64_t{1} << p.log_length;
     for (std::int64_t b = 0; b < p.blocks; ++b) {
       auto const o = fftcore::detail::tc::block_origin(p, b);
@@ -278,7 +332,7 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
   }
   if (layout.r2c) {
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
-    if (layout.fused) {  // the row pass wrote the half spectrum (out, or Y for rank 2)
+    if (layout.fused || layout.paired) {  // the row passes wrote the half spectrum
       ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
       out = buf[RealBuffer::kOut];
       return;
@@ -402,7 +456,7 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
       ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(rows, cols, 3, kind), l),
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
-      std::size_t const z = m > 1 && !l.fused && !l.small ? r * m * (l.z_fp16 ? 4 : 8) : 0;
+      std::size_t const z = m > 1 && !l.fused && !l.small && !l.paired ? r * m * (l.z_fp16 ? 4 : 8) : 0;
       // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused or small, else FP32 rows of
       // M + 1.
       bool const fp16_y = l.fused || l.small;
@@ -475,8 +529,12 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     }
     // FP16 Z and the split kernel: two or three row passes (k >= 16); up to 256 points the
     // small real kernels, no Z.
+    // 2^17 reals and more here (batch 5: M = 2^16 in two passes of 256 points) take the split in
+    // the last row pass instead (paired); 2^16 (4096-point last pass) the split kernel.
     bool const z_fp16 = k >= 16;
-    EXPECT_EQ(l.z_fp16, z_fp16);
+    EXPECT_EQ(l.z_fp16 || l.paired, z_fp16);
+    EXPECT_EQ(l.paired, k >= 17);
+    EXPECT_FALSE(l.z_fp16 && l.paired);
     for (PassParams const& p : l.row.passes) {  // FP16 throughout where fused or z_fp16
       EXPECT_EQ(p.in_fp32 != 0 || p.out_fp32 != 0, k <= 4);
     }
@@ -491,6 +549,8 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
               Status::kSuccess);
     EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
     EXPECT_EQ(l.small, k <= 8);
+    EXPECT_FALSE(l.paired);  // C2R: the split kernel above 2^15 reals
+    EXPECT_EQ(l.z_fp16, k >= 16);
     if (one_pass) {
       ASSERT_EQ(l.row.passes.size(), 1u);
       EXPECT_EQ(l.row.passes[0].real_in, 1);
@@ -546,8 +606,89 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
 }
 
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
-  // M = 2^16: two passes (three start at M = 2^23, ~40 s here: left to the GPU test).
+  // M = 2^16: two passes (three start at M = 2^23, ~40 s here: left to the GPU test); the R2C
+  // paired (its last pass, of 256 points, takes the split).
   check_shape(0, 1 << 17, 2, Scaling::kByN);
+  check_shape(0, 1 << 16, 33, Scaling::kNone);  // 2^20 points in all: 128 + 256, paired
+}
+
+/// The paired R2C (PassParams::real_pairs): where the planner takes it, every block's sequences
+/// are the transform's sequences once, and its items write each X[n] of every row once, from
+/// the outputs Z[n] and Z[M - n] (Z[0] and Z[M / 2] for X[0], X[M], X[M / 2]).
+TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
+  namespace fast = fftcore::detail::tc::fast;
+  struct Case {
+    int log_n;
+    std::int64_t batch;
+    std::size_t passes;
+  };
+  // Two passes of 128 + 256 .. 2048 (large totals), 512 + 1024 (2^20 reals), 1024 + 1024, and
+  // three passes (2^22 reals and more: 128, 64 .. 256, 256 or more); small totals: 8 + 8 bits.
+  for (Case const c : {Case{16, 32, 2}, Case{17, 16, 2}, Case{18, 8, 2}, Case{19, 4, 2},
+                       Case{20, 2, 2}, Case{21, 1, 2}, Case{22, 1, 3}, Case{24, 1, 3},
+                       Case{17, 3, 2}, Case{23, 1, 3}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(c.log_n) + " batch " + std::to_string(c.batch));
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << c.log_n, c.batch, Transform::kR2C), l),
+              Status::kSuccess);
+    ASSERT_TRUE(l.paired);
+    EXPECT_FALSE(l.z_fp16);
+    ASSERT_EQ(l.row.passes.size(), c.passes);
+    PassParams const& p = l.row.passes.back();
+    EXPECT_EQ(p.real_pairs, 1);
+    EXPECT_EQ(p.log_tile, fast::pairs_log_tile(p.log_length));
+    EXPECT_EQ(p.threads, 1 << (p.log_length + p.log_tile - 4));
+    int const log_h = p.log_tile - 1, log_p = p.pair_log_sequences;
+    std::int64_t const m = std::int64_t{1} << (c.log_n - 1);
+    ASSERT_EQ(std::int64_t{1} << (p.log_length + log_p), m);
+    std::vector<int> seen(static_cast<std::size_t>(c.batch << log_p), 0);
+    std::vector<int> written(static_cast<std::size_t>(c.batch * (m + 1)), 0);
+    std::int64_t const l_len = std::int64_t{1} << p.log_length;
+    for (std::int64_t b = 0; b < p.blocks; ++b) {
+      auto const o = fftcore::detail::tc::block_origin(p, b);
+      ASSERT_EQ(o.in_base % m, 0);
+      std::int64_t const row = o.in_base / m;
+      ASSERT_EQ(o.out_base, row * (m + 1));
+      int const g = static_cast<int>(o.d0 >> p.log_tile);
+      std::vector<int> t(static_cast<std::size_t>(2 << log_h));
+      for (int s = 0; s < (2 << log_h); ++s) {
+        t[static_cast<std::size_t>(s)] = fast::pair_sequence(s, g, log_h, log_p);
+        ++seen.at(static_cast<std::size_t>((row << log_p) + t[static_cast<std::size_t>(s)]));
+      }
+      for (int s = 0; s < (1 << log_h); ++s) {
+        for (int k = 0; k < l_len; ++k) {
+          fast::PairSplit const q = fast::pair_split(s, k, g, log_h, p.log_length, log_p);
+          std::int64_t const a = t[static_cast<std::size_t>(q.sa)] + (std::int64_t{q.ka} << log_p);
+          std::int64_t const z = t[static_cast<std::size_t>(q.sb)] + (std::int64_t{q.kb} << log_p);
+          if (q.n == 0) {
+            EXPECT_EQ(a, 0);
+            EXPECT_EQ(z, m / 2);
+            ++written.at(static_cast<std::size_t>(o.out_base + m / 2));
+          } else {
+            EXPECT_EQ(a, q.n);
+            EXPECT_EQ(z, m - q.n);
+          }
+          ++written.at(static_cast<std::size_t>(o.out_base + q.n));
+          ++written.at(static_cast<std::size_t>(o.out_base + m - q.n));
+        }
+      }
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<std::ptrdiff_t>(seen.size()));
+    EXPECT_EQ(std::count(written.begin(), written.end(), 1),
+              static_cast<std::ptrdiff_t>(written.size()));
+  }
+  // The C2R, and the R2C of 2^16 reals in few rows (a 4096-point last pass): the split kernel.
+  RealLayout l;
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                real_desc(0, std::int64_t{1} << 18, 8, Transform::kC2R), l),
+            Status::kSuccess);
+  EXPECT_FALSE(l.paired);
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                real_desc(0, std::int64_t{1} << 16, 1, Transform::kR2C), l),
+            Status::kSuccess);
+  EXPECT_FALSE(l.paired);
+  EXPECT_TRUE(l.z_fp16);
 }
 
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {

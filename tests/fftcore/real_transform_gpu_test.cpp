@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -254,6 +256,17 @@ TEST_F(RealTransform, R2cFusedSizesOddBatches) {
   for (int k = 9; k <= 15; ++k) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     compare_r2c(0, std::int64_t{1} << k, 3);
+  }
+}
+
+/// The R2C sizes whose split rides in the last of two or three row passes, over sequence pairs
+/// (PassParams::real_pairs; M = 2^15 .. 2^21, last passes of 256 .. 2048 points), with odd
+/// batches; a small set for compute-sanitizer.
+TEST_F(RealTransform, R2cPairedSizesOddBatches) {
+  for (auto [k, batch] : std::vector<std::pair<int, std::int64_t>>{
+           {16, 33}, {17, 17}, {18, 9}, {19, 5}, {20, 3}, {21, 1}, {22, 1}, {17, 1}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    compare_r2c(0, std::int64_t{1} << k, batch);
   }
 }
 

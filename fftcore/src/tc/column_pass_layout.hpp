@@ -48,7 +48,7 @@ FFTCORE_HD constexpr int exchange_slot(int k1, int p, int t, int log_l) {
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
-         p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 &&
+         p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
          p.in_stride[0] == 1 && p.out_stride[0] == 1 && p.log_tile >= kLogColumns &&
          p.in_elem_stride >= (std::int64_t{1} << p.log_tile) &&
          p.out_elem_stride >= (std::int64_t{1} << p.log_tile) &&

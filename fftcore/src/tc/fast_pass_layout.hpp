@@ -208,6 +208,44 @@ FFTCORE_HD inline int r2c_partner_term(Swizzle const& s, TileElement d, int stri
   return j0_nonzero ? nonzero : zero;
 }
 
+/// R2C with the split fused into the store of a row FFT's last pass (PassParams::real_pairs,
+/// M = P L, two or three passes): sequence t writes Z[t + P k], whose partner Z[M - t - P k] is
+/// output L - 1 - k of sequence P - t (t = 0 and P / 2 are their own mirrors: k with L - k,
+/// and with L - 1 - k). A block takes pair tile g of T = 2 H sequences: local s < H is
+/// t = g H + s, local H + s its mirror P - g H - s, except that tile 0's slot H (mirror of t = 0)
+/// holds t = P / 2. So every sequence is loaded once, and each block writes X[n] and X[M - n]
+/// for its own pairs. The tiles of T L elements the kernel has this instantiation for:
+/// L = 256: 2^12; 512, 1024: 2^13; 2048: 2^14 (T = 16, 16, 8, 8; -1 for other L).
+FFTCORE_HD constexpr int pairs_log_tile(int log_l) {
+  return log_l == 8 ? 4 : log_l == 9 ? 4 : log_l == 10 ? 3 : log_l == 11 ? 3 : -1;
+}
+/// The sequence t of local slot s of pair tile g (H = 2^log_h, P = 2^log_p).
+FFTCORE_HD inline int pair_sequence(int s, int g, int log_h, int log_p) {
+  int const a = (g << log_h) + (s & ((1 << log_h) - 1));
+  if (s < (1 << log_h)) return a;
+  return a == 0 ? 1 << (log_p - 1) : (1 << log_p) - a;
+}
+/// Item e (= thread + i threads, i < 8) of the paired split: (s < H, k < L), lanes over s
+/// first, so that a warp writes X[t + P k] for adjacent t.
+FFTCORE_HD inline TileElement pair_item(int e, int log_h) {
+  return {e & ((1 << log_h) - 1), e >> log_h};
+}
+/// What item (s, k) of pair tile g computes: X[n] and X[M - n] from a = output ka of local
+/// sequence sa and b = output kb of sb (n = 0: X[0] and X[M] from a, X[M / 2] from b). Tile 0's
+/// item s = 0 takes t = 0's pairs (k < L / 2) or P / 2's (k >= L / 2, as k - L / 2).
+struct PairSplit {
+  int sa, ka, sb, kb, n;
+};
+FFTCORE_HD inline PairSplit pair_split(int s, int k, int g, int log_h, int log_l, int log_p) {
+  int const h = 1 << log_h;
+  int const l = 1 << log_l;
+  int const t = (g << log_h) + s;
+  if (t != 0) return {s, k, s + h, l - 1 - k, t + (k << log_p)};
+  if (k < l / 2) return {0, k, 0, k == 0 ? l / 2 : l - k, k << log_p};
+  int const kk = k - l / 2;
+  return {h, kk, h, l - 1 - kk, (1 << (log_p - 1)) + (kk << log_p)};
+}
+
 /// Step A, B operand of n-tile j, register r, half h: x[n1 + 16 n2] of the task's 256-block,
 /// n1 = group + 8 j, n2 = 2 quad + 8 r + h.
 FFTCORE_HD inline int step_a_read(int k_q, int group, int quad, int j, int r, int h) {

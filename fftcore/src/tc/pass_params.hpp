@@ -59,6 +59,18 @@ struct PassParams {
   /// M + 1 inputs X of that sequence at sum_i d_i in_stride[i] + k (in_elem_stride 1), times
   /// 1/4 to stay in FP16's range (the pass's scale carries the 4).
   std::int32_t real_in = 0;
+  /// The R2C split fused into the store of the last pass of a row FFT of M = P L points in
+  /// two or three passes (the register-chained pass, fast_pass_layout.hpp: real_pairs_*): its
+  /// sequences t < P = 2^pair_log_sequences write Z[t + P k], so that Z[M - n] of output k of t
+  /// is output L - 1 - k of sequence P - t; a block takes T / 2 sequences and their mirrors and
+  /// writes X[n] and X[M - n] to rows of M + 1 (out_stride[1] apart). Sequence t = t0 + L0 t1
+  /// (L0 = 2^pair_log_l0) reads its row at t0 pair_in_stride0 + t1 pair_in_stride1 past the
+  /// transform's in_stride[1] b. Digits: extent[0] = P (tiles of T), extent[1] = the batch.
+  std::int32_t real_pairs = 0;
+  std::int32_t pair_log_sequences = 0;
+  std::int32_t pair_log_l0 = 0;
+  std::int64_t pair_in_stride0 = 0;
+  std::int64_t pair_in_stride1 = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
   /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1

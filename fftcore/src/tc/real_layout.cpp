@@ -65,6 +65,7 @@ RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noe
   if (buffer == Buffer::kWorkspace) {
     return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
   }
+  if (layout.paired) return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kOut;  // 1-D
   // The row FFT's other side is Z, the column FFT's is Y; the split step sits between them.
   RealBuffer const own = column ? RealBuffer::kY : RealBuffer::kZ;
   bool const reads_data = layout.r2c != column;  // R2C rows and C2R columns read `in`
@@ -102,6 +103,63 @@ bool fuse_split(RealLayout& layout) {
   layout.row.passes.front() = p;
   layout.row.workspace_bytes = 0;
   layout.fused = true;
+  return true;
+}
+
+/// The paired split (real_layout.hpp), when the row FFT's last pass can take it: the pass
+/// rewritten to tiles of pair_log_tile over the P = M / L sequences of each transform (digit 0,
+/// whose rows it finds itself from the sequence digits t0, t1 of the planner's pass) and the
+/// batch (digit 1), writing rows of M + 1; the split's scale joins the pass's.
+bool fuse_pairs(RealLayout& layout) {
+  std::vector<PassParams>& passes = layout.row.passes;
+  if (!layout.r2c || layout.rank2 || passes.size() < 2 || passes.size() > 3) return false;
+  PassParams const& last = passes.back();
+  int const log_l = last.log_length;
+  int const log_p = layout.log_m - log_l;
+  int const log_tile = fast::pairs_log_tile(log_l);
+  if (log_tile < 1 || log_p < log_tile) return false;
+  bool const three = passes.size() == 3;
+  int const log_l0 = log2_of(last.extent[0]);
+  // The planner's last pass (plan_logic.cpp, append_axis): sequence (t0, t1) writes output k at
+  // t0 + L0 t1 + P k; the batch is the last digit, M apart on both sides.
+  std::int64_t const m = std::int64_t{1} << layout.log_m;
+  int const batch_digit = three ? 2 : 1;
+  if (last.log_twiddle_n != 0 || last.in_fp32 != 0 || last.out_fp32 != 0 ||
+      last.in_elem_stride != 1 || last.out_elem_stride != (std::int64_t{1} << log_p) ||
+      last.out_stride[0] != 1 || (three && last.out_stride[1] != last.extent[0]) ||
+      (std::int64_t{1} << (log_l0 + (three ? log2_of(last.extent[1]) : 0))) !=
+          (std::int64_t{1} << log_p) ||
+      last.in_stride[batch_digit] != m || last.out_stride[batch_digit] != m) {
+    return false;
+  }
+  PassParams p = last;
+  p.real_pairs = 1;
+  p.pair_log_sequences = log_p;
+  p.pair_log_l0 = log_l0;
+  p.pair_in_stride0 = last.in_stride[0];
+  p.pair_in_stride1 = three ? last.in_stride[1] : 0;
+  p.log_tile = log_tile;
+  for (int i = 0; i < kDigits; ++i) {
+    p.in_stride[i] = 0;
+    p.out_stride[i] = 0;
+    p.twiddle_stride[i] = 0;
+  }
+  p.extent[0] = std::int64_t{1} << log_p;
+  p.extent[1] = layout.rows;
+  p.extent[2] = 1;
+  p.in_stride[1] = m;
+  p.out_stride[1] = m + 1;
+  p.out_elem_stride = 1;
+  p.tiles0 = std::int64_t{1} << (log_p - log_tile);
+  p.blocks = p.tiles0 * layout.rows;
+  p.threads = (1 << (log_l + log_tile)) / kElementsPerThread;
+  p.smem_bytes = (1 << (log_l + log_tile)) * static_cast<int>(sizeof(float) * 2);
+  p.scale *= layout.split_factor;
+  p.scatter = 1;
+  p.dst = Buffer::kOut;
+  set_origin_shortcuts(p);
+  passes.back() = p;
+  layout.paired = true;
   return true;
 }
 
@@ -148,7 +206,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
   if (m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
-  if (fp16_rows && !layout.small && !fuse_split(layout)) {
+  if (fp16_rows && !layout.small && !fuse_split(layout) && !fuse_pairs(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..256 points, M =
       // 16..128, take the small real kernels above): Z in FP16, so that the row FFT runs the
@@ -183,7 +241,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
       desc.rank != 2   ? 0
       : y_fp16(layout) ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
                        : align_up(rows * (um + 1) * sizeof(float) * 2);
-  std::size_t const z_bytes = m > 1 && !layout.fused && !layout.small
+  std::size_t const z_bytes = m > 1 && !layout.fused && !layout.small && !layout.paired
                                   ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2))
                                   : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);

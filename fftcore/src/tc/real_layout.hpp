@@ -15,6 +15,9 @@
 // the reals to the half spectrum and back (FFT and split in FP32 registers, one rounding), no Z;
 // for rank 2 it writes (R2C) or reads (C2R) the FP16 half spectrum Y in padded rows, as the
 // fused row pass does.
+// Paired (1-D R2C, M > 16384, where the last of the row FFT's two or three passes has a tile of
+// fast::pairs_log_tile): the split in that pass's store, each block holding sequences t and their
+// mirrors P - t (PassParams::real_pairs); Z never goes to memory.
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
@@ -48,6 +51,9 @@ struct RealLayout {
   bool small = false;
   bool rank2 = false;
   bool z_fp16 = false;  ///< 1-D, M > 16384: Z in FP16 between the row FFT and the split kernel
+  /// 1-D R2C, M > 16384: the split rides in the store of the row FFT's last pass, over the
+  /// sequence pairs t, P - t (PassParams::real_pairs), which writes `out`; no Z, no split kernel.
+  bool paired = false;
   std::int64_t y_pitch = 0;  ///< fused or small rank 2: Y's row pitch, M + 1 rounded up to 8
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
   PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)

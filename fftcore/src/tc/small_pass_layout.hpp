@@ -32,7 +32,7 @@ inline constexpr int kLogRoundElements = 5;
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
-         (p.scatter != 0 || same_places(p));
+         p.real_pairs == 0 && (p.scatter != 0 || same_places(p));
 }
 
 /// Whether every sequence's L elements are adjacent on both sides and start at a multiple of L

@@ -201,6 +201,7 @@ FFTCORE_HD constexpr int input_register(int u, int m, int log_r, int log_l) {
 /// every length (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   bool const real = p.real_in != 0 || p.real_out != 0;
+  if (p.real_pairs != 0) return false;  // the register-chained pass's
   if (p.real_out != 0 && !r2c_length(p.log_length)) return false;
   if (real && p.log_length > kMaxLogLengthReal) return false;
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&

@@ -38,7 +38,7 @@ class TensorCoreRealPlan final : public BackendPlan {
   /// The row and column passes and the split kernel between them.
   [[nodiscard]] int passes() const noexcept override {
     return static_cast<int>(layout_.row.passes.size() + layout_.column.passes.size()) +
-           (layout_.fused ? 0 : 1);  // small: no passes, one kernel
+           (layout_.fused || layout_.paired ? 0 : 1);  // small: no passes, one kernel
   }
 
   [[nodiscard]] Status execute(void const* in, void* out, Direction, void* workspace,
@@ -69,7 +69,9 @@ class TensorCoreRealPlan final : public BackendPlan {
     }
     if (layout_.r2c) {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
-      if (layout_.fused) {  // the split rode in the row pass's store (to out, or to Y in FP16)
+      // The split rode in the row pass's store (to out, or to Y in FP16), or in the last row
+      // pass's over sequence pairs (1-D, to out).
+      if (layout_.fused || layout_.paired) {
         return run(layout_.column, true, b, false, stream);
       }
       split.in_fp32 = has_rows && !layout_.z_fp16;

@@ -55,7 +55,8 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength &&
          p.log_tile + p.log_length >= 5 + kLogValues && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
-         p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.log_twiddle_n == 0 &&
+         p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
+         p.log_twiddle_n == 0 &&
          p.in_elem_stride == 1 && p.out_elem_stride == 1 && (p.scatter != 0 || same_places(p));
 }
 

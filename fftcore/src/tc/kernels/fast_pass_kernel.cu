@@ -109,10 +109,12 @@ __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 cons
 #endif
 
 /// kReal: kRealNone, or a real transform's split fused into the single row pass: kRealOut (R2C,
-/// in the store) or kRealIn (C2R, in the load).
+/// in the store) or kRealIn (C2R, in the load); or kRealPairs, the R2C split in the store of the
+/// last of two or three row passes, over the sequence pairs t, P - t (PassParams::real_pairs).
 constexpr int kRealNone = 0;
 constexpr int kRealOut = 1;
 constexpr int kRealIn = 2;
+constexpr int kRealPairs = 3;
 
 /// Whether a kernel instantiation stages its tiles (1024 threads, one block per SM; the C2R
 /// load reads two elements per value and takes them straight into registers instead).
@@ -169,6 +171,15 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   std::uint32_t* const stage = tile + tile_words;
   auto const stage_base = static_cast<std::uint32_t>(__cvta_generic_to_shared(stage));
   bool const vector_loads = vector_flag != 0;
+  // kRealPairs: a tile's local sequence s is t = pair_sequence(s, g) of pair tile g = d0 / T
+  // (fast_pass_layout.hpp), its row at this offset past the transform's (block_origin's in_base).
+  constexpr bool kPairs = kReal == kRealPairs;
+  auto const pair_row = [&](int s, std::int64_t d0) {
+    int const t = fast::pair_sequence(s, static_cast<int>(d0 >> log_t), log_t - 1,
+                                      p.pair_log_sequences);
+    return (t & ((1 << p.pair_log_l0) - 1)) * static_cast<int>(p.pair_in_stride0) +
+           (t >> p.pair_log_l0) * static_cast<int>(p.pair_in_stride1);
+  };
   auto const issue_loads = [&](std::uint32_t b, int buf) {
     BlockOrigin const oi = block_origin(p, b);
     int const valid =
@@ -185,8 +196,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         fast::TileElement const x = fast::tile_element(e, kFastIn, log_t, kLogL);
         // Elements of the chunk inside the tile (adjacent columns: t .. t + 3 of `valid`).
         int const bytes = kFastIn ? 4 * max(0, min(4, valid - x.t)) : (x.t < valid ? 16 : 0);
-        copy_async16(buf_addr + 4u * static_cast<std::uint32_t>(e),
-                     bytes > 0 ? in + (x.t * s0 + x.n * se) : in, bytes);
+        int const at = kPairs ? pair_row(x.t, oi.d0) + x.n : x.t * s0 + x.n * se;
+        copy_async16(buf_addr + 4u * static_cast<std::uint32_t>(e), bytes > 0 ? in + at : in,
+                     bytes);
       }
     } else {
 #pragma unroll
@@ -194,7 +206,8 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         int const e = tid + i * threads;
         fast::TileElement const x = fast::tile_element(e, kFastIn, log_t, kLogL);
         if (x.t < valid) {
-          copy_async4(buf_addr + 4u * static_cast<std::uint32_t>(e), in + (x.t * s0 + x.n * se));
+          int const at = kPairs ? pair_row(x.t, oi.d0) + x.n : x.t * s0 + x.n * se;
+          copy_async4(buf_addr + 4u * static_cast<std::uint32_t>(e), in + at);
         } else {
           stage[buf_words + e] = 0u;
         }
@@ -304,6 +317,13 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
           float const dx = a.x - b.x, dy = a.y + b.y;
           float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
           raw[i] = half2_bits(__floats2half2_rn(fmaf(sx, 0.25f, -py), fmaf(sy, 0.25f, px)));
+        }
+      } else if constexpr (kPairs) {
+        // Each value's row from its local sequence (whole tiles, contiguous rows).
+#pragma unroll
+        for (int i = 0; i < kElementsPerThread; ++i) {
+          fast::TileElement const d = value_offset(i);
+          raw[i] = in[pair_row(task0.t + d.t, o.d0) + task0.n + d.n];
         }
       } else if constexpr (kFastIn) {
         load_all(se, std::integral_constant<int, 1>{});  // adjacent columns: stride[0] == 1
@@ -605,6 +625,44 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
           row[kM - j] = pack(xm);
         }
       }
+    } else if constexpr (kPairs) {
+      // R2C over sequence pairs (fast::pair_split): item (s, k) of the tile reads outputs a
+      // and b and writes X[n] and X[M - n] of the transform's row of M + 1 (n = 0: X[0], X[M]
+      // and X[M / 2]), in FP32, one rounding. The split's scale rode on step A's factor.
+      int const log_p = p.pair_log_sequences;
+      int const m = 1 << (kLogL + log_p);
+      // -pi / M, exact in its power of two; W_{2M}^n by the MUFU sine and cosine (~2^-21
+      // absolute on [-pi, 0], far below the output rounding).
+      float const minus_pi_over_m = __uint_as_float(static_cast<unsigned>(127 - kLogL - log_p)
+                                                    << 23) * -3.14159265358979323846f;
+      int const g = static_cast<int>(o.d0 >> log_t);
+      auto* const row = reinterpret_cast<std::uint32_t*>(dst) + o.out_base;
+      auto const value = [&](int s, int k) {
+        std::uint32_t const bits = tile[fast::output_slot(sw, s, k)];
+        return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
+      };
+      auto const pack = [](float2 v) { return half2_bits(__float22half2_rn(v)); };
+#pragma unroll
+      for (int i = 0; i < kElementsPerThread / 2; ++i) {
+        fast::TileElement const it = fast::pair_item(tid + i * threads, log_t - 1);
+        fast::PairSplit const q = fast::pair_split(it.t, it.n, g, log_t - 1, kLogL, log_p);
+        float2 const a = value(q.sa, q.ka);
+        float2 const b = value(q.sb, q.kb);
+        if (q.n == 0) {
+          float2 x0, xm;
+          split_forward_ends(a, 1.0f, x0, xm);
+          row[0] = pack(x0);
+          row[m] = pack(xm);
+          row[m / 2] = pack(split_forward_middle(b, 1.0f));
+        } else {
+          float2 w;
+          __sincosf(static_cast<float>(q.n) * minus_pi_over_m, &w.y, &w.x);
+          float2 xn, xm;
+          split_forward_pair(a, b, w, 1.0f, xn, xm);
+          row[q.n] = pack(xn);
+          row[m - q.n] = pack(xm);
+        }
+      }
     } else {
       // Store: output k of sequence t from 256 (k mod Q) + k / Q; element i of the thread is
       // tile_element(tid) + tile_element(i * threads) (disjoint bits, the second part a
@@ -699,10 +757,23 @@ template <int kLogQ, int kLogT, int kMaxThreads>
 constexpr bool kHasReal =
     kSplit<kLogQ> || (kMaxThreads <= 512 && (kLogT == -1 || kLogT == kLogT12<kLogQ>));
 
+/// Instantiations with the R2C split over sequence pairs (PassParams::real_pairs): the tile of
+/// fast::pairs_log_tile at L = 256 .. 2048.
+template <int kLogQ, int kLogT, int kMaxThreads>
+constexpr bool kHasPairs = kLogQ <= 3 && kLogT == fast::pairs_log_tile(kLogQ + fast::kLogSub) &&
+                           kMaxThreads == (16 << (kLogQ + kLogT));
+
 template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                           float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   int const real = pass.real_out != 0 ? kRealOut : pass.real_in != 0 ? kRealIn : kRealNone;
+  if (pass.real_pairs != 0) {
+    if constexpr (kHasPairs<kLogQ, kLogT, kMaxThreads>) {
+      return launch_fast<kLogQ, kLogT, false, true, kMaxThreads, kRealPairs>(pass, src, dst, coarse,
+                                                                            fine, inverse, stream);
+    }
+    return cudaErrorInvalidValue;  // fast::pairs_log_tile rules these out
+  }
   if constexpr (kSplit<kLogQ>) {
     if (pass.log_tile != 0) return cudaErrorInvalidValue;  // not eligible
     constexpr int kThreads = kSplitThreads<kLogQ>;
@@ -793,6 +864,9 @@ cudaError_t prepare_fast_t() noexcept {
   if constexpr (kHasReal<kLogQ, kLogT, kMaxThreads>) {
     raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, kRealOut>);
     raise(fast_pass_kernel<kLogQ, kLogT, false, false, kMaxThreads, kRealIn>);
+  }
+  if constexpr (kHasPairs<kLogQ, kLogT, kMaxThreads>) {
+    raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads, kRealPairs>);
   }
   return e;
 }

@@ -386,6 +386,11 @@ bool runs_fast_pass(PassParams const& pass) noexcept {
 
 cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
+  // The R2C split over sequence pairs: the register-chained pass only.
+  if (pass.real_pairs != 0) {
+    return runs_fast_pass(pass) ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)
+                                : cudaErrorInvalidValue;
+  }
   // The warp pass first: at L = 256 it takes the untwiddled contiguous passes the
   // register-chained pass would (warp_pass_layout.hpp says why).
   if (runs_warp_pass(pass)) {
