@@ -327,42 +327,6 @@ TEST(FastPassLayout, R2cStoreItemsCoverTheHalfSpectrumOnce) {
   EXPECT_EQ(shapes, 16);
 }
 
-/// The paired R2C split's reads (kernel: kRealPairs): thread tid takes s = tid mod H and
-/// k = k0 + i L / 8 (k0 = tid / H); the kernel forms the slots of outputs k of s and L - 1 - k
-/// of s + H as (slot(k0) ^ 8 (i mod 4)) +- 32 i, with the swizzle of a fast-out tile of H
-/// sequences, under which every warp's reads meet 32 distinct banks.
-TEST(FastPassLayout, PairedSplitSlotsAndBanks) {
-  for (int log_l = 8; log_l <= 11; ++log_l) {
-    int const log_t = fast::pairs_log_tile(log_l);
-    ASSERT_GE(log_t, 1);
-    int const log_h = log_t - 1;
-    int const l = 1 << log_l;
-    int const threads = 1 << (log_l + log_t - 4);
-    fast::Swizzle const sw = fast::make_swizzle(log_l, log_h, true);
-    for (int i = 0; i < 8; ++i) {
-      for (int warp = 0; warp < threads / 32; ++warp) {
-        std::set<int> banks_a, banks_b;
-        for (int lane = 0; lane < 32; ++lane) {
-          int const tid = 32 * warp + lane;
-          int const s = tid & ((1 << log_h) - 1), k0 = tid >> log_h;
-          int const k = k0 + i * (l / 8);
-          ASSERT_LT(k, l);
-          int const a = fast::output_slot(sw, s, k);
-          int const b = fast::output_slot(sw, s + (1 << log_h), l - 1 - k);
-          ASSERT_EQ(a, (fast::output_slot(sw, s, k0) ^ ((i & 3) << 3)) + 32 * i) << log_l;
-          ASSERT_EQ(b, (fast::output_slot(sw, s + (1 << log_h), l - 1 - k0) ^ ((i & 3) << 3)) -
-                           32 * i)
-              << log_l;
-          banks_a.insert(a & 31);
-          banks_b.insert(b & 31);
-        }
-        EXPECT_EQ(banks_a.size(), 32u) << "L = " << l << " item " << i;
-        EXPECT_EQ(banks_b.size(), 32u) << "L = " << l << " item " << i;
-      }
-    }
-  }
-}
-
 TEST(FastPassLayout, TakesFp16PassesOfLength256To16384WithoutLoadHooks) {
   PassParams p;
   p.log_length = 10;

@@ -141,10 +141,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
   int const warp = tid >> 5;
   int const group = lane >> 2;
   int const quad = lane & 3;
-  // kRealPairs: the swizzle of a fast-out tile of T / 2 sequences, so that the split's reads
-  // (lanes over T / 2 sequences and runs of adjacent outputs, fast::pair_item) meet 32 banks.
-  fast::Swizzle const sw =
-      fast::make_swizzle(kLogL, kReal == kRealPairs ? log_t - 1 : log_t, kFastOut);
+  fast::Swizzle const sw = fast::make_swizzle(kLogL, log_t, kFastOut);
   auto const blocks = static_cast<std::uint32_t>(p.blocks);
   int const tile_words = threads * kElementsPerThread;  // T L
 
@@ -632,7 +629,6 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
       // R2C over sequence pairs (fast::pair_split): item (s, k) of the tile reads outputs a
       // and b and writes X[n] and X[M - n] of the transform's row of M + 1 (n = 0: X[0], X[M]
       // and X[M / 2]), in FP32, one rounding. The split's scale rode on step A's factor.
-      constexpr int kL = 1 << kLogL;
       int const log_p = p.pair_log_sequences;
       int const m = 1 << (kLogL + log_p);
       // -pi / M, exact in its power of two; W_{2M}^n by the MUFU sine and cosine (~2^-21
@@ -641,59 +637,30 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
                                                     << 23) * -3.14159265358979323846f;
       int const g = static_cast<int>(o.d0 >> log_t);
       auto* const row = reinterpret_cast<std::uint32_t*>(dst) + o.out_base;
-      auto const value = [&](int slot) {
-        std::uint32_t const bits = tile[slot];
+      auto const value = [&](int s, int k) {
+        std::uint32_t const bits = tile[fast::output_slot(sw, s, k)];
         return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
       };
       auto const pack = [](float2 v) { return half2_bits(__float22half2_rn(v)); };
-      // The thread's items (fast::pair_item): sequence s = tid mod H and k = k0 + i L / 8 (i <
-      // 8), so n = t + P k steps by M / 8, W_2M^n by W_16, and the slots of outputs k and
-      // L - 1 - k step as (slot ^ 8 (i mod 4)) +- 32 i (output_position(k) = pos(k0) + 32 i,
-      // whose bits 5-7 start at 0, and pos(L - 1 - k0) - 32 i, at 7).
-      int const log_h = log_t - 1;
-      int const s = tid & ((1 << log_h) - 1);
-      int const k0 = tid >> log_h;
-      int const t = (g << log_h) + s;
-      if (t == 0) {  // t = 0 and P / 2, each its own mirror (fast::pair_split)
-#pragma unroll 1
-        for (int i = 0; i < kElementsPerThread / 2; ++i) {
-          fast::PairSplit const q =
-              fast::pair_split(s, k0 + (i << (kLogL - 3)), g, log_h, kLogL, log_p);
-          float2 const a = value(fast::output_slot(sw, q.sa, q.ka));
-          float2 const b = value(fast::output_slot(sw, q.sb, q.kb));
-          float2 x0, xm;
-          if (q.n == 0) {
-            split_forward_ends(a, 1.0f, x0, xm);
-            row[0] = pack(x0);
-            row[m] = pack(xm);
-            row[m / 2] = pack(split_forward_middle(b, 1.0f));
-          } else {
-            float2 w;
-            __sincosf(static_cast<float>(q.n) * minus_pi_over_m, &w.y, &w.x);
-            split_forward_pair(a, b, w, 1.0f, x0, xm);
-            row[q.n] = pack(x0);
-            row[m - q.n] = pack(xm);
-          }
-        }
-      } else {
-        int const slot_a = fast::output_slot(sw, s, k0);
-        int const slot_b = fast::output_slot(sw, s + (1 << log_h), kL - 1 - k0);
-        int const n0 = t + (k0 << log_p);
-        std::uint32_t* const xa = row + n0;
-        std::uint32_t* const xb = row + (m - n0);
-        int const step = m >> 3;
-        float2 w0;
-        __sincosf(static_cast<float>(n0) * minus_pi_over_m, &w0.y, &w0.x);
 #pragma unroll
-        for (int i = 0; i < kElementsPerThread / 2; ++i) {
-          int const x = (i & 3) << 3;
-          float2 const a = value((slot_a ^ x) + 32 * i);
-          float2 const b = value((slot_b ^ x) - 32 * i);
-          float2 const w = times_w16(w0, i);  // W_2M^(n0 + i M / 8)
+      for (int i = 0; i < kElementsPerThread / 2; ++i) {
+        fast::TileElement const it = fast::pair_item(tid + i * threads, log_t - 1);
+        fast::PairSplit const q = fast::pair_split(it.t, it.n, g, log_t - 1, kLogL, log_p);
+        float2 const a = value(q.sa, q.ka);
+        float2 const b = value(q.sb, q.kb);
+        if (q.n == 0) {
+          float2 x0, xm;
+          split_forward_ends(a, 1.0f, x0, xm);
+          row[0] = pack(x0);
+          row[m] = pack(xm);
+          row[m / 2] = pack(split_forward_middle(b, 1.0f));
+        } else {
+          float2 w;
+          __sincosf(static_cast<float>(q.n) * minus_pi_over_m, &w.y, &w.x);
           float2 xn, xm;
           split_forward_pair(a, b, w, 1.0f, xn, xm);
-          xa[i * step] = pack(xn);
-          xb[-i * step] = pack(xm);
+          row[q.n] = pack(xn);
+          row[m - q.n] = pack(xm);
         }
       }
     } else {
@@ -793,9 +760,8 @@ constexpr bool kHasReal =
 /// Instantiations with the R2C split over sequence pairs (PassParams::real_pairs): the tile of
 /// fast::pairs_log_tile at L = 256 .. 2048.
 template <int kLogQ, int kLogT, int kMaxThreads>
-constexpr bool kHasPairs = kLogQ <= 3 && kLogT >= 1 &&
-                           kLogT == fast::pairs_log_tile(kLogQ + fast::kLogSub) &&
-                           kMaxThreads == (16 << (kLogQ + (kLogT >= 1 ? kLogT : 0)));
+constexpr bool kHasPairs = kLogQ <= 3 && kLogT == fast::pairs_log_tile(kLogQ + fast::kLogSub) &&
+                           kMaxThreads == (16 << (kLogQ + kLogT));
 
 template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
