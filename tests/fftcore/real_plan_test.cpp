@@ -529,12 +529,10 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     }
     // FP16 Z and the split kernel: two or three row passes (k >= 16); up to 256 points the
     // small real kernels, no Z.
-    // 2^17 reals and more here (batch 5: M = 2^16 in two passes of 256 points) take the split in
-    // the last row pass instead (paired); 2^16 (4096-point last pass) the split kernel.
+    // (Batch 5: no last row pass of 512 or 1024 points over 128 sequences, so none paired.)
     bool const z_fp16 = k >= 16;
-    EXPECT_EQ(l.z_fp16 || l.paired, z_fp16);
-    EXPECT_EQ(l.paired, k >= 17);
-    EXPECT_FALSE(l.z_fp16 && l.paired);
+    EXPECT_EQ(l.z_fp16, z_fp16);
+    EXPECT_FALSE(l.paired);
     for (PassParams const& p : l.row.passes) {  // FP16 throughout where fused or z_fp16
       EXPECT_EQ(p.in_fp32 != 0 || p.out_fp32 != 0, k <= 4);
     }
@@ -606,10 +604,10 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
 }
 
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
-  // M = 2^16: two passes (three start at M = 2^23, ~40 s here: left to the GPU test); the R2C
-  // paired (its last pass, of 256 points, takes the split).
+  // M = 2^16: two passes (three start at M = 2^23, ~40 s here: left to the GPU test).
   check_shape(0, 1 << 17, 2, Scaling::kByN);
-  check_shape(0, 1 << 16, 33, Scaling::kNone);  // 2^20 points in all: 128 + 256, paired
+  // 2^20 complex points in all: 128 + 512, the R2C paired (its last pass takes the split).
+  check_shape(0, 1 << 17, 16, Scaling::kNone);
 }
 
 /// The paired R2C (PassParams::real_pairs): where the planner takes it, every block's sequences
@@ -622,11 +620,8 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
     std::int64_t batch;
     std::size_t passes;
   };
-  // Two passes of 128 + 256 .. 2048 (large totals), 512 + 1024 (2^20 reals), 1024 + 1024, and
-  // three passes (2^22 reals and more: 128, 64 .. 256, 256 or more); small totals: 8 + 8 bits.
-  for (Case const c : {Case{16, 32, 2}, Case{17, 16, 2}, Case{18, 8, 2}, Case{19, 4, 2},
-                       Case{20, 2, 2}, Case{21, 1, 2}, Case{22, 1, 3}, Case{24, 1, 3},
-                       Case{17, 3, 2}, Case{23, 1, 3}}) {
+  // Large totals: two passes of 128 + 512 and 128 + 1024 points.
+  for (Case const c : {Case{17, 16, 2}, Case{17, 33, 2}, Case{18, 8, 2}, Case{18, 9, 2}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(c.log_n) + " batch " + std::to_string(c.batch));
     RealLayout l;
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(
@@ -678,17 +673,23 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
     EXPECT_EQ(std::count(written.begin(), written.end(), 1),
               static_cast<std::ptrdiff_t>(written.size()));
   }
-  // The C2R, and the R2C of 2^16 reals in few rows (a 4096-point last pass): the split kernel.
+  // The C2R, and the R2C where the last pass is of 256, 2048 or 4096 points or spans more than
+  // 128 sequences (measured slower paired, fast_pass_layout.hpp): the split kernel.
   RealLayout l;
   ASSERT_EQ(fftcore::detail::tc::build_real_layout(
                 real_desc(0, std::int64_t{1} << 18, 8, Transform::kC2R), l),
             Status::kSuccess);
   EXPECT_FALSE(l.paired);
-  ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                real_desc(0, std::int64_t{1} << 16, 1, Transform::kR2C), l),
-            Status::kSuccess);
-  EXPECT_FALSE(l.paired);
-  EXPECT_TRUE(l.z_fp16);
+  for (Case const c : {Case{16, 1, 2}, Case{16, 32, 2}, Case{17, 3, 2}, Case{19, 4, 2},
+                       Case{20, 2, 2}, Case{21, 1, 2}, Case{22, 1, 3}, Case{27, 1, 3}}) {
+    SCOPED_TRACE("split kernel: n = 2^" + std::to_string(c.log_n));
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << c.log_n, c.batch, Transform::kR2C), l),
+              Status::kSuccess);
+    EXPECT_FALSE(l.paired);
+    EXPECT_TRUE(l.z_fp16);
+    EXPECT_EQ(l.row.passes.size(), c.passes);
+  }
 }
 
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {

@@ -214,10 +214,18 @@ FFTCORE_HD inline int r2c_partner_term(Swizzle const& s, TileElement d, int stri
 /// and with L - 1 - k). A block takes pair tile g of T = 2 H sequences: local s < H is
 /// t = g H + s, local H + s its mirror P - g H - s, except that tile 0's slot H (mirror of t = 0)
 /// holds t = P / 2. So every sequence is loaded once, and each block writes X[n] and X[M - n]
-/// for its own pairs. The tiles of T L elements the kernel has this instantiation for:
-/// L = 256: 2^12; 512, 1024: 2^13; 2048: 2^14 (T = 16, 16, 8, 8; -1 for other L).
+/// for its own pairs. Taken at L = 512 and 1024 on tiles of 2^13 elements (T = 16, 8; the one
+/// instantiation the kernel has) with at most P = 2^kPairsMaxLogSequences sequences per
+/// transform (pairs_log_tile -1 elsewhere). Measured (H100, 2^28 reals, against the plain last
+/// pass and the split kernel; fftcore/NOTES.md, session 16): 2^17 reals (L = 512, P = 128)
+/// 1.245 -> 1.036 ms, 2^18 (1024, 128) 1.28 -> 1.17; slower at L = 256 (2^22: 1.61 -> 1.68),
+/// 2048 (2^19: 1.34 -> 2.69, staged), and P >= 1024 (2^21: 1.50 -> 1.63, 2^27: 1.91 -> 2.40).
+/// The mirror side's H adjacent outputs per k start one element past a 32-byte sector, so its
+/// warp stores write partial sectors (ncu, 2^21: 2.8x the plain pass's L2 write requests; at
+/// 2^19, 2.8x its DRAM bytes); no choice of tiles aligns both sides.
+inline constexpr int kPairsMaxLogSequences = 7;
 FFTCORE_HD constexpr int pairs_log_tile(int log_l) {
-  return log_l == 8 ? 4 : log_l == 9 ? 4 : log_l == 10 ? 3 : log_l == 11 ? 3 : -1;
+  return log_l == 9 ? 4 : log_l == 10 ? 3 : -1;
 }
 /// The sequence t of local slot s of pair tile g (H = 2^log_h, P = 2^log_p).
 FFTCORE_HD inline int pair_sequence(int s, int g, int log_h, int log_p) {

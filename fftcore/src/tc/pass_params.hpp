@@ -60,7 +60,7 @@ struct PassParams {
   /// 1/4 to stay in FP16's range (the pass's scale carries the 4).
   std::int32_t real_in = 0;
   /// The R2C split fused into the store of the last pass of a row FFT of M = P L points in
-  /// two or three passes (the register-chained pass, fast_pass_layout.hpp: real_pairs_*): its
+  /// two or three passes (the register-chained pass, fast_pass_layout.hpp: pair_*): its
   /// sequences t < P = 2^pair_log_sequences write Z[t + P k], so that Z[M - n] of output k of t
   /// is output L - 1 - k of sequence P - t; a block takes T / 2 sequences and their mirrors and
   /// writes X[n] and X[M - n] to rows of M + 1 (out_stride[1] apart). Sequence t = t0 + L0 t1

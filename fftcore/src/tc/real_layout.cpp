@@ -117,7 +117,7 @@ bool fuse_pairs(RealLayout& layout) {
   int const log_l = last.log_length;
   int const log_p = layout.log_m - log_l;
   int const log_tile = fast::pairs_log_tile(log_l);
-  if (log_tile < 1 || log_p < log_tile) return false;
+  if (log_tile < 1 || log_p < log_tile || log_p > fast::kPairsMaxLogSequences) return false;
   bool const three = passes.size() == 3;
   int const log_l0 = log2_of(last.extent[0]);
   // The planner's last pass (plan_logic.cpp, append_axis): sequence (t0, t1) writes output k at

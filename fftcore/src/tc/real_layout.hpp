@@ -15,9 +15,9 @@
 // the reals to the half spectrum and back (FFT and split in FP32 registers, one rounding), no Z;
 // for rank 2 it writes (R2C) or reads (C2R) the FP16 half spectrum Y in padded rows, as the
 // fused row pass does.
-// Paired (1-D R2C, M > 16384, where the last of the row FFT's two or three passes has a tile of
-// fast::pairs_log_tile): the split in that pass's store, each block holding sequences t and their
-// mirrors P - t (PassParams::real_pairs); Z never goes to memory.
+// Paired (1-D R2C, M > 16384, where the last of the row FFT's passes has a tile of
+// fast::pairs_log_tile: 2^17 and 2^18 reals in large batches): the split in that pass's store,
+// each block holding sequences t and their mirrors P - t (PassParams::real_pairs); no Z.
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split

@@ -758,10 +758,11 @@ constexpr bool kHasReal =
     kSplit<kLogQ> || (kMaxThreads <= 512 && (kLogT == -1 || kLogT == kLogT12<kLogQ>));
 
 /// Instantiations with the R2C split over sequence pairs (PassParams::real_pairs): the tile of
-/// fast::pairs_log_tile at L = 256 .. 2048.
+/// fast::pairs_log_tile at L = 512 and 1024.
 template <int kLogQ, int kLogT, int kMaxThreads>
-constexpr bool kHasPairs = kLogQ <= 3 && kLogT == fast::pairs_log_tile(kLogQ + fast::kLogSub) &&
-                           kMaxThreads == (16 << (kLogQ + kLogT));
+constexpr bool kHasPairs = kLogQ <= 3 && kLogT >= 1 &&
+                           kLogT == fast::pairs_log_tile(kLogQ + fast::kLogSub) &&
+                           kMaxThreads == (16 << (kLogQ + (kLogT >= 1 ? kLogT : 0)));
 
 template <int kLogQ, int kLogT, int kMaxThreads>
 cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
