@@ -73,6 +73,28 @@ __device__ __forceinline__ void store_twiddled(float2 const (&a)[1 << kLogR], fl
   }
 }
 
+/// The R2C split of one pair into a row of M + 1 outputs (real_split.hpp), one rounding: X[n]
+/// and X[M - n] from a = Z[n] and b = Z[M - n], W_{2M}^n by the MUFU sine and cosine (~2^-21
+/// absolute on [-pi, 0], far below the output rounding; minus_pi_over_m = -pi / M); n = 0: X[0]
+/// and X[M] from a = Z[0], X[M / 2] from b = Z[M / 2].
+__device__ __forceinline__ void store_split(std::uint32_t* row, int m, int n, float2 a, float2 b,
+                                            float minus_pi_over_m) {
+  auto const pack = [](float2 v) { return half2_bits(__float22half2_rn(v)); };
+  float2 x0, xm;
+  if (n == 0) {
+    split_forward_ends(a, 1.0f, x0, xm);
+    row[0] = pack(x0);
+    row[m] = pack(xm);
+    row[m / 2] = pack(split_forward_middle(b, 1.0f));
+  } else {
+    float2 w;
+    __sincosf(static_cast<float>(n) * minus_pi_over_m, &w.y, &w.x);
+    split_forward_pair(a, b, w, 1.0f, x0, xm);
+    row[n] = pack(x0);
+    row[m - n] = pack(xm);
+  }
+}
+
 /// Asynchronous global -> shared copies (sm_80+): the next tile's loads stay in flight while
 /// the block computes the current one, without holding registers. copy_async16 copies `bytes`
 /// (0..16) and fills the rest of the 16 with zeros.
@@ -600,7 +622,6 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         std::uint32_t const bits = tile[slot];
         return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
       };
-      auto const pack = [](float2 v) { return half2_bits(__float22half2_rn(v)); };
 #pragma unroll
       for (int i = 0; i < kElementsPerThread / 2; ++i) {
         fast::TileElement const d = fast::r2c_item(i * threads, kLogL);  // a constant when T is
@@ -609,30 +630,14 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         int const j = item0.n + d.n;
         float2 const a = value(own0 ^ fast::output_slot(sw, d.t, d.n));
         float2 const b = value(partner0 ^ fast::r2c_partner_term(sw, d, stride, j0_nonzero));
-        std::uint32_t* const row = out + t * s0;
-        if (j == 0) {
-          float2 x0, xm;
-          split_forward_ends(a, 1.0f, x0, xm);
-          row[0] = pack(x0);
-          row[kM] = pack(xm);
-          row[kM / 2] = pack(split_forward_middle(b, 1.0f));
-        } else {
-          float2 w;  // W_{2M}^j (MUFU: ~2^-21 absolute, far below the output rounding)
-          __sincosf(static_cast<float>(j) * kMinusPiOverM, &w.y, &w.x);
-          float2 xj, xm;
-          split_forward_pair(a, b, w, 1.0f, xj, xm);
-          row[j] = pack(xj);
-          row[kM - j] = pack(xm);
-        }
+        store_split(out + t * s0, kM, j, a, b, kMinusPiOverM);
       }
     } else if constexpr (kPairs) {
       // R2C over sequence pairs (fast::pair_split): item (s, k) of the tile reads outputs a
-      // and b and writes X[n] and X[M - n] of the transform's row of M + 1 (n = 0: X[0], X[M]
-      // and X[M / 2]), in FP32, one rounding. The split's scale rode on step A's factor.
+      // and b and writes X[n] and X[M - n] of the transform's row of M + 1. The split's scale
+      // rode on step A's factor.
       int const log_p = p.pair_log_sequences;
-      int const m = 1 << (kLogL + log_p);
-      // -pi / M, exact in its power of two; W_{2M}^n by the MUFU sine and cosine (~2^-21
-      // absolute on [-pi, 0], far below the output rounding).
+      // -pi / M, exact in its power of two.
       float const minus_pi_over_m = __uint_as_float(static_cast<unsigned>(127 - kLogL - log_p)
                                                     << 23) * -3.14159265358979323846f;
       int const g = static_cast<int>(o.d0 >> log_t);
@@ -641,27 +646,12 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
         std::uint32_t const bits = tile[fast::output_slot(sw, s, k)];
         return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
       };
-      auto const pack = [](float2 v) { return half2_bits(__float22half2_rn(v)); };
 #pragma unroll
       for (int i = 0; i < kElementsPerThread / 2; ++i) {
         fast::TileElement const it = fast::pair_item(tid + i * threads, log_t - 1);
         fast::PairSplit const q = fast::pair_split(it.t, it.n, g, log_t - 1, kLogL, log_p);
-        float2 const a = value(q.sa, q.ka);
-        float2 const b = value(q.sb, q.kb);
-        if (q.n == 0) {
-          float2 x0, xm;
-          split_forward_ends(a, 1.0f, x0, xm);
-          row[0] = pack(x0);
-          row[m] = pack(xm);
-          row[m / 2] = pack(split_forward_middle(b, 1.0f));
-        } else {
-          float2 w;
-          __sincosf(static_cast<float>(q.n) * minus_pi_over_m, &w.y, &w.x);
-          float2 xn, xm;
-          split_forward_pair(a, b, w, 1.0f, xn, xm);
-          row[q.n] = pack(xn);
-          row[m - q.n] = pack(xm);
-        }
+        store_split(row, 1 << (kLogL + log_p), q.n, value(q.sa, q.ka), value(q.sb, q.kb),
+                    minus_pi_over_m);
       }
     } else {
       // Store: output k of sequence t from 256 (k mod Q) + k / Q; element i of the thread is
