@@ -5,6 +5,7 @@
 // that the layout computes cuFFT's R2C and C2R for 1-D and 2-D, batched, with every scaling.
 #include <fftcore/fftcore.hpp>
 
+#include "../../fftcore/src/tc/column_pass_layout.hpp"
 #include "../../fftcore/src/tc/fast_pass_layout.hpp"
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/real_split.hpp"
@@ -179,14 +180,42 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
           EXPECT_EQ(p.in_elem_stride, 1);
           std::int64_t const row = o.in_base + t * p.in_stride[0];
           for (std::int64_t n = 0; n < l; ++n) {
-            float2 a = to_f2(src.at(static_cast<std::size_t>(row + n)));
-            float2 b = to_f2(src.at(static_cast<std::size_t>(row + l - n)));
-            if (n == 0) a.y = b.y = 0.0f;
+            float2 xa = to_f2(src.at(static_cast<std::size_t>(row + n)));
+            float2 xb = to_f2(src.at(static_cast<std::size_t>(row + l - n)));
+            if (n == 0) xa.y = xb.y = 0.0f;
             float2 zn, zm;
             fftcore::detail::tc::split_inverse_pair(
-                a, b,
+                xa, xb,
                 fftcore::detail::tc::split_twiddle(static_cast<std::uint32_t>(n), p.log_length),
                 0.25f, zn, zm);
+            seq[static_cast<std::size_t>(n)] = to_cd(zn);
+          }
+        }
+        if (p.real_in_columns != 0) {  // the C2R split in the first row pass's load
+          // Column c = d0 + t of a transform whose row starts at in_base - d0; element n is Z[j],
+          // j = c + D0 n, of X[j] and X[M - j], the latter where the kernel finds it.
+          std::int64_t const inner = p.in_elem_stride;
+          std::int64_t const m = inner << p.log_length;
+          std::int64_t const c = o.d0 + t;
+          std::int64_t const row = o.in_base - o.d0;
+          ASSERT_EQ(row % (m + 1), 0);
+          int log_m = 0;
+          while ((std::int64_t{1} << log_m) < m) ++log_m;
+          for (std::int64_t n = 0; n < l; ++n) {
+            std::int64_t const j = c + inner * n;
+            std::int64_t const mirror =
+                o.in_base + fftcore::detail::tc::column::real_mirror_offset(
+                                static_cast<int>(o.d0), static_cast<int>(t), static_cast<int>(n),
+                                static_cast<int>(inner), p.log_length);
+            ASSERT_EQ(mirror, row + m - j) << "c " << c << " n " << n;
+            float2 xa = to_f2(src.at(static_cast<std::size_t>(row + j)));
+            float2 xb = to_f2(src.at(static_cast<std::size_t>(mirror)));
+            if (j == 0) xa.y = xb.y = 0.0f;
+            float2 zn, zm;
+            fftcore::detail::tc::split_inverse_pair(
+                xa, xb,
+                fftcore::detail::tc::split_twiddle(static_cast<std::uint32_t>(j), log_m),
+                1.0f, zn, zm);
             seq[static_cast<std::size_t>(n)] = to_cd(zn);
           }
         }
@@ -202,19 +231,19 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
             dst.at(static_cast<std::size_t>(row + k)) = to_cd(v);
           };
           for (std::int64_t j = 0; j < l / 2; ++j) {
-            float2 a, b;
+            float2 xa, xb;
             if (j == 0) {
-              fftcore::detail::tc::split_forward_ends(z(0), 1.0f, a, b);
-              put(0, a);
-              put(l, b);
+              fftcore::detail::tc::split_forward_ends(z(0), 1.0f, xa, xb);
+              put(0, xa);
+              put(l, xb);
               put(l / 2, fftcore::detail::tc::split_forward_middle(z(l / 2), 1.0f));
             } else {
               fftcore::detail::tc::split_forward_pair(
                   z(j), z(l - j),
                   fftcore::detail::tc::split_twiddle(static_cast<std::uint32_t>(j), p.log_length),
-                  1.0f, a, b);
-              put(j, a);
-              put(l - j, b);
+                  1.0f, xa, xb);
+              put(j, xa);
+              put(l - j, xb);
             }
           }
           continue;
@@ -456,7 +485,9 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
       ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(rows, cols, 3, kind), l),
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
-      std::size_t const z = m > 1 && !l.fused && !l.small && !l.paired ? r * m * (l.z_fp16 ? 4 : 8) : 0;
+      std::size_t const z = m > 1 && !l.fused && !l.small && !l.paired && !l.column_split
+                                ? r * m * (l.z_fp16 ? 4 : 8)
+                                : 0;
       // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused or small, else FP32 rows of
       // M + 1.
       bool const fp16_y = l.fused || l.small;
@@ -547,8 +578,12 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
               Status::kSuccess);
     EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
     EXPECT_EQ(l.small, k <= 8);
-    EXPECT_FALSE(l.paired);  // C2R: the split kernel above 2^15 reals
-    EXPECT_EQ(l.z_fp16, k >= 16);
+    EXPECT_FALSE(l.paired);
+    // C2R above 2^15 reals: the split in the first row pass's load where that is a 128-point
+    // column pass (batch 5: only 2^19, 7 + 11, totals of 2^20 complex points and more), else
+    // the split kernel.
+    EXPECT_EQ(l.column_split, k == 19);
+    EXPECT_EQ(l.z_fp16, k >= 16 && k != 19);
     if (one_pass) {
       ASSERT_EQ(l.row.passes.size(), 1u);
       EXPECT_EQ(l.row.passes[0].real_in, 1);
@@ -606,8 +641,10 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
   // M = 2^16: two passes (three start at M = 2^23, ~40 s here: left to the GPU test).
   check_shape(0, 1 << 17, 2, Scaling::kByN);
-  // 2^20 complex points in all: 128 + 512, the R2C paired (its last pass takes the split).
+  // 2^20 complex points in all: 128 + 512, the R2C paired (its last pass takes the split), the
+  // C2R's split in its first pass's load.
   check_shape(0, 1 << 17, 16, Scaling::kNone);
+  check_shape(0, 1 << 16, 32, Scaling::kBySqrtN);  // 128 + 256
 }
 
 /// The paired R2C (PassParams::real_pairs): where the planner takes it, every block's sequences
@@ -689,6 +726,81 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
     EXPECT_FALSE(l.paired);
     EXPECT_TRUE(l.z_fp16);
     EXPECT_EQ(l.row.passes.size(), c.passes);
+  }
+}
+
+/// The C2R column split (PassParams::real_in_columns): where the planner takes it, its first
+/// row pass reads the half spectrum's rows and computes every Z[j] of every row once, from X[j]
+/// and X[M - j] in that row (column::real_mirror_offset); elsewhere the split kernel and Z.
+TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
+  namespace column = fftcore::detail::tc::column;
+  struct Case {
+    int log_n;
+    std::int64_t batch;
+    std::size_t passes;
+  };
+  // 128 + 256, 128 + 512, 128 + 2048 (batches of 2^20 complex points or more), 128 + 64 + 256.
+  for (Case const c : {Case{16, 32, 2}, Case{17, 17, 2}, Case{19, 4, 2}, Case{22, 1, 3}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(c.log_n) + " batch " + std::to_string(c.batch));
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << c.log_n, c.batch, Transform::kC2R), l),
+              Status::kSuccess);
+    ASSERT_TRUE(l.column_split);
+    EXPECT_FALSE(l.z_fp16);
+    EXPECT_EQ(l.row_workspace_offset, l.z_offset);  // no Z
+    ASSERT_EQ(l.row.passes.size(), c.passes);
+    PassParams const& p = l.row.passes.front();
+    EXPECT_EQ(p.real_in_columns, 1);
+    EXPECT_EQ(p.log_length, column::kMaxLogLength);
+    EXPECT_TRUE(column::eligible(p));
+    EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, p.src), RealBuffer::kIn);
+    EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, l.row.passes.back().dst),
+              RealBuffer::kOut);
+    for (std::size_t i = 1; i < l.row.passes.size(); ++i) {
+      EXPECT_EQ(l.row.passes[i].real_in_columns, 0);
+    }
+    std::int64_t const m = std::int64_t{1} << (c.log_n - 1);
+    std::int64_t const inner = p.in_elem_stride;
+    ASSERT_EQ(inner << p.log_length, m);
+    std::vector<std::uint8_t> computed(static_cast<std::size_t>(c.batch * m), 0);
+    for (std::int64_t b = 0; b < p.blocks; ++b) {
+      auto const o = fftcore::detail::tc::block_origin(p, b);
+      std::int64_t const row = (o.in_base - o.d0) / (m + 1);
+      ASSERT_EQ(o.in_base - o.d0, row * (m + 1));
+      for (int t = 0; t < (1 << p.log_tile); ++t) {
+        for (int n = 0; n < (1 << p.log_length); ++n) {
+          std::int64_t const j = o.d0 + t + inner * n;
+          ASSERT_LT(j, m);
+          std::int64_t const mirror =
+              column::real_mirror_offset(static_cast<int>(o.d0), t, n, static_cast<int>(inner),
+                                         p.log_length);
+          ASSERT_EQ(o.d0 + mirror, m - j);  // X[M - j] of the same row
+          ++computed.at(static_cast<std::size_t>(row * m + j));
+        }
+      }
+    }
+    EXPECT_EQ(std::count(computed.begin(), computed.end(), 1),
+              static_cast<std::ptrdiff_t>(computed.size()));
+  }
+  // First row passes of 256 or more points (small totals; 2^20 and 2^21 reals, 512 + 1024 and
+  // 1024 + 1024), and every R2C: no column split.
+  for (Case const c : {Case{16, 1, 2}, Case{18, 2, 2}, Case{20, 8, 2}, Case{21, 4, 2}}) {
+    SCOPED_TRACE("split kernel: n = 2^" + std::to_string(c.log_n));
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << c.log_n, c.batch, Transform::kC2R), l),
+              Status::kSuccess);
+    EXPECT_FALSE(l.column_split);
+    EXPECT_TRUE(l.z_fp16);
+    EXPECT_EQ(l.row.passes.size(), c.passes);
+  }
+  for (int log_n : {16, 17, 22, 27}) {
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << log_n, 64, Transform::kR2C), l),
+              Status::kSuccess);
+    EXPECT_FALSE(l.column_split) << log_n;
   }
 }
 

@@ -279,6 +279,18 @@ TEST_F(RealTransform, C2rFusedSizesOddBatches) {
   }
 }
 
+/// The C2R sizes whose split rides in the first row pass's load (PassParams::real_in_columns:
+/// a 128-point first pass, 2^16..2^19 reals in batches of 2^20 complex points and more, and
+/// three passes from 2^22), with odd batches; beside them 2^20 and 2^21 (512 + 1024 and
+/// 1024 + 1024 points), which keep the split kernel; a small set for compute-sanitizer.
+TEST_F(RealTransform, C2rColumnSplitSizesOddBatches) {
+  for (auto [k, batch] : std::vector<std::pair<int, std::int64_t>>{
+           {16, 33}, {17, 17}, {18, 9}, {19, 5}, {23, 1}, {20, 3}, {21, 1}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    compare_c2r(0, std::int64_t{1} << k, batch);
+  }
+}
+
 /// The small real kernels' sizes (n = 2 .. 64: 32 rows or more per warp; 128, 256: 8 and 4)
 /// with batches that end inside a warp's rows, and a few whole blocks; a small set for
 /// compute-sanitizer.

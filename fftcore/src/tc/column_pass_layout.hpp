@@ -41,18 +41,31 @@ FFTCORE_HD constexpr int exchange_slot(int k1, int p, int t, int log_l) {
   return (((k1 << log_warps(log_l)) + p) << kLogColumns) + t;
 }
 
-/// Whether the column pass runs `p`: FP16 in and out, 32 <= L <= 128, no hooks and no fused
-/// split, adjacent columns on both sides (stride[0] = 1) with tiles of whole rounds of 32
-/// columns (T >= 32), points at least T apart, and a layout safe to run in place block by
-/// block (a block reads every point of its columns before its barrier and writes after it).
+/// Whether the column pass runs `p`: FP16 in and out, 32 <= L <= 128, no hooks and no split
+/// but the C2R one in its load (real_in_columns: the first pass of a row FFT, reading `in`),
+/// adjacent columns on both sides (stride[0] = 1) with tiles of whole rounds of 32 columns
+/// (T >= 32), points at least T apart, and a layout safe to run in place block by block (a
+/// block reads every point of its columns before its barrier and writes after it).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
+  bool const real_in = p.real_in_columns != 0;
   return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
          p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
          p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
          p.in_stride[0] == 1 && p.out_stride[0] == 1 && p.log_tile >= kLogColumns &&
          p.in_elem_stride >= (std::int64_t{1} << p.log_tile) &&
          p.out_elem_stride >= (std::int64_t{1} << p.log_tile) &&
+         (!real_in || (p.src == Buffer::kIn && p.scatter != 0 && p.extent[0] == p.in_elem_stride &&
+                       p.extent[2] == 1)) &&
          (p.scatter != 0 || same_places(p));
+}
+
+/// The C2R split in the load (PassParams::real_in_columns): the block's column t is column
+/// c = d0 + t of its transform (the block's input origin is that transform's row plus d0),
+/// whose element n is Z[j], j = c + D0 n, of X[j] (at t + n D0 past the origin) and X[M - j]
+/// (M = D0 L) at this offset past the origin; it may be negative (every offset is within the
+/// row of M + 1: -D0 < offset <= M).
+FFTCORE_HD inline int real_mirror_offset(int d0, int t, int n, int inner, int log_l) {
+  return (inner << log_l) - 2 * d0 - t - n * inner;
 }
 
 /// Rounds of 32 columns a block takes over its tile.

@@ -71,6 +71,12 @@ struct PassParams {
   std::int32_t pair_log_l0 = 0;
   std::int64_t pair_in_stride0 = 0;
   std::int64_t pair_in_stride1 = 0;
+  /// The C2R split fused into the load of the first of two or three row passes of M = L D0
+  /// points (the column pass, column_pass_layout.hpp: real_mirror_offset): element n of column
+  /// c < D0 is Z[j], j = c + D0 n (in_elem_stride D0, in_stride[0] 1), of X[j] and X[M - j]
+  /// (real_split.hpp; X[0] and X[M] without their imaginary parts) in rows of M + 1
+  /// (in_stride[1] apart), in FP32: no rounding of Z. The split's scale rides in `scale`.
+  std::int32_t real_in_columns = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
   /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1

@@ -14,6 +14,7 @@
 // before it in C2R, all on one stream).
 #include "tc/real_layout.hpp"
 
+#include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 
 #include <algorithm>
@@ -65,7 +66,9 @@ RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noe
   if (buffer == Buffer::kWorkspace) {
     return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
   }
-  if (layout.paired) return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kOut;  // 1-D
+  if (layout.paired || layout.column_split) {  // 1-D, the split in a row pass
+    return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kOut;
+  }
   // The row FFT's other side is Z, the column FFT's is Y; the split step sits between them.
   RealBuffer const own = column ? RealBuffer::kY : RealBuffer::kZ;
   bool const reads_data = layout.r2c != column;  // R2C rows and C2R columns read `in`
@@ -163,6 +166,30 @@ bool fuse_pairs(RealLayout& layout) {
   return true;
 }
 
+/// The column split (real_layout.hpp), when the row FFT's first pass is a column pass over the
+/// D0 = M / L columns of each transform (digit 0) and the batch (digit 1): it reads the half
+/// spectrum's rows of M + 1 instead of Z, and the split's scale joins the pass's.
+bool fuse_column_split(RealLayout& layout) {
+  std::vector<PassParams>& passes = layout.row.passes;
+  if (layout.r2c || layout.rank2 || passes.size() < 2) return false;
+  std::int64_t const m = std::int64_t{1} << layout.log_m;
+  PassParams p = passes.front();
+  if (p.src != Buffer::kIn || p.in_fp32 != 0 || p.in_stride[0] != 1 ||
+      p.extent[0] != p.in_elem_stride || (p.extent[0] << p.log_length) != m ||
+      p.extent[1] != layout.rows || p.extent[2] != 1 || p.in_stride[1] != m) {
+    return false;
+  }
+  p.real_in_columns = 1;
+  p.in_stride[1] = m + 1;
+  p.scatter = 1;  // reads `in`, writes the workspace (the first pass: no predecessor to steer)
+  p.scale *= layout.split_factor;
+  set_origin_shortcuts(p);
+  if (!column::eligible(p)) return false;
+  passes.front() = p;
+  layout.column_split = true;
+  return true;
+}
+
 }  // namespace
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) noexcept {
@@ -206,7 +233,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
   if (m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
-  if (fp16_rows && !layout.small && !fuse_split(layout) && !fuse_pairs(layout)) {
+  if (fp16_rows && !layout.small && !fuse_split(layout) && !fuse_pairs(layout) &&
+      !fuse_column_split(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..256 points, M =
       // 16..128, take the small real kernels above): Z in FP16, so that the row FFT runs the
@@ -241,7 +269,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
       desc.rank != 2   ? 0
       : y_fp16(layout) ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
                        : align_up(rows * (um + 1) * sizeof(float) * 2);
-  std::size_t const z_bytes = m > 1 && !layout.fused && !layout.small && !layout.paired
+  std::size_t const z_bytes = m > 1 && !layout.fused && !layout.small && !layout.paired &&
+                                      !layout.column_split
                                   ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2))
                                   : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);

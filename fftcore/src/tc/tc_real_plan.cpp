@@ -38,7 +38,7 @@ class TensorCoreRealPlan final : public BackendPlan {
   /// The row and column passes and the split kernel between them.
   [[nodiscard]] int passes() const noexcept override {
     return static_cast<int>(layout_.row.passes.size() + layout_.column.passes.size()) +
-           (layout_.fused || layout_.paired ? 0 : 1);  // small: no passes, one kernel
+           (layout_.fused || layout_.paired || layout_.column_split ? 0 : 1);  // small: one kernel
   }
 
   [[nodiscard]] Status execute(void const* in, void* out, Direction, void* workspace,
@@ -85,7 +85,8 @@ class TensorCoreRealPlan final : public BackendPlan {
       return run(layout_.column, true, b, false, stream);
     }
     if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
-    if (layout_.fused) return run(layout_.row, false, b, true, stream);  // split in its load
+    // The split rides in the row pass's load, or in the first row pass's (1-D).
+    if (layout_.fused || layout_.column_split) return run(layout_.row, false, b, true, stream);
     split.in_fp32 = rank2;
     split.out_fp32 = has_rows && !layout_.z_fp16;
     void const* src = rank2 ? resolve(tc::RealBuffer::kY, b) : in;

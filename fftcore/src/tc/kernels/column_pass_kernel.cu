@@ -10,6 +10,7 @@
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
+#include "tc/real_split.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -17,7 +18,8 @@ namespace {
 constexpr int kMaxThreads = 32 << column::log_warps(column::kMaxLogLength);
 
 
-template <int kLogL, bool kTwiddled, bool kInverse>
+/// kRealIn: the C2R split in the load (PassParams::real_in_columns).
+template <int kLogL, bool kTwiddled, bool kInverse, bool kRealIn>
 __global__ void __launch_bounds__(kMaxThreads)
     column_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                        float2 const* fine) {
@@ -65,8 +67,41 @@ __global__ void __launch_bounds__(kMaxThreads)
 #pragma unroll
     for (int n1 = 0; n1 < kR1; ++n1) raw[n1] = ok ? col[static_cast<std::uint32_t>(n1) * step] : 0u;
     float2 a[kR1];
+    if constexpr (kRealIn) {
+      // Element n = P n1 + w of column c = d0 + t is Z[j], j = c + D0 n, of X[j] and X[M - j]
+      // (real_split.hpp: Z = s + i conj(W_2M^j) d, s = X[j] + conj X[M - j], d = X[j] - conj
+      // X[M - j]) in FP32; the mirrors lie D0 P apart downwards. W_2M^j = W_2M^(c + D0 w)
+      // W_32^n1 (D0 P / 2M = 1 / 32): one sincospi per round and a constant product per value.
+      int const d0 = static_cast<int>(o.d0);
+      int const inner = static_cast<int>(in_e);
+      int const c = d0 + t;
+      std::uint32_t const* const mirror =
+          in + column::real_mirror_offset(d0, t, w, inner, kLogL);
+      std::uint32_t other[kR1];
 #pragma unroll
-    for (int n1 = 0; n1 < kR1; ++n1) a[n1] = unpack_word(raw[n1] ^ conj);
+      for (int n1 = 0; n1 < kR1; ++n1) {
+        other[n1] = ok ? mirror[-static_cast<int>(static_cast<std::uint32_t>(n1) * step)] : 0u;
+      }
+      int const log_m = log2_of_pow2(in_e) + kLogL;
+      float2 const w0 = split_twiddle(static_cast<std::uint32_t>(c + inner * w), log_m);
+#pragma unroll
+      for (int n1 = 0; n1 < kR1; ++n1) {
+        float2 const wj = n1 == 0 ? w0 : cmul(w0, w32(n1));
+        float2 x = unpack_word(raw[n1]);
+        float2 y = unpack_word(other[n1]);
+        if (n1 == 0 && c == 0 && w == 0) {  // X[0] and X[M]: their imaginary parts ignored
+          x.y = 0.0f;
+          y.y = 0.0f;
+        }
+        float const sx = x.x + y.x, sy = x.y - y.y;
+        float const dx = x.x - y.x, dy = x.y + y.y;
+        float const px = wj.x * dx + wj.y * dy, py = wj.x * dy - wj.y * dx;  // conj(w) d
+        a[n1] = make_float2(sx - py, kInverse ? -(sy + px) : sy + px);
+      }
+    } else {
+#pragma unroll
+      for (int n1 = 0; n1 < kR1; ++n1) a[n1] = unpack_word(raw[n1] ^ conj);
+    }
     dft_pow2<column::kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) x[P n1 + w]
 #pragma unroll
     for (int k1 = 0; k1 < kR1; ++k1) {
@@ -116,10 +151,10 @@ __global__ void __launch_bounds__(kMaxThreads)
   }
 }
 
-template <int kLogL, bool kTwiddled, bool kInverse>
+template <int kLogL, bool kTwiddled, bool kInverse, bool kRealIn = false>
 cudaError_t prepare_one() noexcept {
   int const bytes = column::exchange_slots(kLogL) * static_cast<int>(sizeof(float2));
-  return cudaFuncSetAttribute(column_pass_kernel<kLogL, kTwiddled, kInverse>,
+  return cudaFuncSetAttribute(column_pass_kernel<kLogL, kTwiddled, kInverse, kRealIn>,
                               cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
 
@@ -129,6 +164,7 @@ cudaError_t prepare_length() noexcept {
   if (e == cudaSuccess) e = prepare_one<kLogL, false, true>();
   if (e == cudaSuccess) e = prepare_one<kLogL, true, false>();
   if (e == cudaSuccess) e = prepare_one<kLogL, true, true>();
+  if (e == cudaSuccess) e = prepare_one<kLogL, true, true, true>();  // C2R: inverse, twiddled
   return e;
 }
 
@@ -139,10 +175,20 @@ cudaError_t launch_twiddled(PassParams const& pass, void const* src, void* dst,
   dim3 const grid(static_cast<unsigned>(pass.blocks));
   dim3 const block(32u << column::log_warps(kLogL));
   std::size_t const smem = static_cast<std::size_t>(column::exchange_slots(kLogL)) * sizeof(float2);
+  if (pass.real_in_columns != 0) {
+    // The C2R split: the first pass of a C2R row FFT (inverse, twiddled) only.
+    if constexpr (kTwiddled) {
+      if (inverse) {
+        column_pass_kernel<kLogL, true, true, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine);
+        return cudaGetLastError();
+      }
+    }
+    return cudaErrorInvalidValue;
+  }
   if (inverse) {
-    column_pass_kernel<kLogL, kTwiddled, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine);
+    column_pass_kernel<kLogL, kTwiddled, true, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine);
   } else {
-    column_pass_kernel<kLogL, kTwiddled, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine);
+    column_pass_kernel<kLogL, kTwiddled, false, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine);
   }
   return cudaGetLastError();
 }

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/kernels/block_merges.cuh"
 #include "tc/kernels/pass_launch.hpp"
@@ -390,6 +391,12 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
   if (pass.real_pairs != 0) {
     return runs_fast_pass(pass) ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)
                                 : cudaErrorInvalidValue;
+  }
+  // The C2R split in the first row pass's load: the column pass only (whatever the A/B switch).
+  if (pass.real_in_columns != 0) {
+    return column::eligible(pass)
+               ? launch_column_pass(pass, src, dst, coarse, fine, inverse, stream)
+               : cudaErrorInvalidValue;
   }
   // The warp pass first: at L = 256 it takes the untwiddled contiguous passes the
   // register-chained pass would (warp_pass_layout.hpp says why).
