@@ -204,7 +204,7 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
           for (std::int64_t n = 0; n < l; ++n) {
             std::int64_t const j = c + inner * n;
             std::int64_t const mirror =
-                o.in_base + fftcore::detail::tc::column::real_mirror_offset(
+                o.in_base + fftcore::detail::tc::real_mirror_offset(
                                 static_cast<int>(o.d0), static_cast<int>(t), static_cast<int>(n),
                                 static_cast<int>(inner), p.log_length);
             ASSERT_EQ(mirror, row + m - j) << "c " << c << " n " << n;
@@ -215,7 +215,7 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
             fftcore::detail::tc::split_inverse_pair(
                 xa, xb,
                 fftcore::detail::tc::split_twiddle(static_cast<std::uint32_t>(j), log_m),
-                1.0f, zn, zm);
+                0.25f, zn, zm);
             seq[static_cast<std::size_t>(n)] = to_cd(zn);
           }
         }
@@ -579,11 +579,11 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
     EXPECT_EQ(l.small, k <= 8);
     EXPECT_FALSE(l.paired);
-    // C2R above 2^15 reals: the split in the first row pass's load where that is a 128-point
-    // column pass (batch 5: only 2^19, 7 + 11, totals of 2^20 complex points and more), else
-    // the split kernel.
-    EXPECT_EQ(l.column_split, k == 19);
-    EXPECT_EQ(l.z_fp16, k >= 16 && k != 19);
+    // C2R above 2^15 reals: the split in the first row pass's load where that runs down
+    // adjacent columns on the column pass or the register-chained pass (batch 5: 256, 256, 128
+    // and 512 points at 2^17..2^20); 2^16 starts with an 8-point pass and keeps the split kernel.
+    EXPECT_EQ(l.column_split, k >= 17);
+    EXPECT_EQ(l.z_fp16, k == 16);
     if (one_pass) {
       ASSERT_EQ(l.row.passes.size(), 1u);
       EXPECT_EQ(l.row.passes[0].real_in, 1);
@@ -644,7 +644,8 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
   // 2^20 complex points in all: 128 + 512, the R2C paired (its last pass takes the split), the
   // C2R's split in its first pass's load.
   check_shape(0, 1 << 17, 16, Scaling::kNone);
-  check_shape(0, 1 << 16, 32, Scaling::kBySqrtN);  // 128 + 256
+  check_shape(0, 1 << 16, 33, Scaling::kBySqrtN);  // 128 + 256
+  check_shape(0, 1 << 18, 1, Scaling::kByN);       // 512 + 256 (the register-chained pass)
 }
 
 /// The paired R2C (PassParams::real_pairs): where the planner takes it, every block's sequences
@@ -731,16 +732,23 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
 
 /// The C2R column split (PassParams::real_in_columns): where the planner takes it, its first
 /// row pass reads the half spectrum's rows and computes every Z[j] of every row once, from X[j]
-/// and X[M - j] in that row (column::real_mirror_offset); elsewhere the split kernel and Z.
+/// and X[M - j] in that row (real_mirror_offset); elsewhere the split kernel and Z.
 TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
   namespace column = fftcore::detail::tc::column;
+  namespace fast = fftcore::detail::tc::fast;
   struct Case {
     int log_n;
     std::int64_t batch;
     std::size_t passes;
+    int log_first;  // the first pass's length
+    int log_tile;
   };
-  // 128 + 256, 128 + 512, 128 + 2048 (batches of 2^20 complex points or more), 128 + 64 + 256.
-  for (Case const c : {Case{16, 32, 2}, Case{17, 17, 2}, Case{19, 4, 2}, Case{22, 1, 3}}) {
+  // The column pass (128 points; batches of 2^20 complex points or more, or three passes) and
+  // the register-chained pass at 256, 512 and 1024 points on its three tile instantiations
+  // (T L = 2^11: any T; 2^12, 2^13).
+  for (Case const c : {Case{16, 33, 2, 7, 5}, Case{17, 33, 2, 7, 6}, Case{22, 1, 3, 7, 6},
+                       Case{17, 1, 2, 8, 3}, Case{18, 1, 2, 9, 3}, Case{20, 5, 2, 9, 4},
+                       Case{21, 1, 2, 10, 3}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(c.log_n) + " batch " + std::to_string(c.batch));
     RealLayout l;
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(
@@ -752,8 +760,11 @@ TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
     ASSERT_EQ(l.row.passes.size(), c.passes);
     PassParams const& p = l.row.passes.front();
     EXPECT_EQ(p.real_in_columns, 1);
-    EXPECT_EQ(p.log_length, column::kMaxLogLength);
-    EXPECT_TRUE(column::eligible(p));
+    EXPECT_EQ(p.log_length, c.log_first);
+    EXPECT_EQ(p.log_tile, c.log_tile);
+    EXPECT_EQ(column::eligible(p), c.log_first == column::kMaxLogLength);
+    EXPECT_EQ(fast::real_columns_eligible(p), c.log_first != column::kMaxLogLength);
+    EXPECT_EQ(p.scatter, 1);
     EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, p.src), RealBuffer::kIn);
     EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, l.row.passes.back().dst),
               RealBuffer::kOut);
@@ -773,8 +784,8 @@ TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
           std::int64_t const j = o.d0 + t + inner * n;
           ASSERT_LT(j, m);
           std::int64_t const mirror =
-              column::real_mirror_offset(static_cast<int>(o.d0), t, n, static_cast<int>(inner),
-                                         p.log_length);
+              fftcore::detail::tc::real_mirror_offset(static_cast<int>(o.d0), t, n,
+                                                      static_cast<int>(inner), p.log_length);
           ASSERT_EQ(o.d0 + mirror, m - j);  // X[M - j] of the same row
           ++computed.at(static_cast<std::size_t>(row * m + j));
         }
@@ -783,9 +794,9 @@ TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
     EXPECT_EQ(std::count(computed.begin(), computed.end(), 1),
               static_cast<std::ptrdiff_t>(computed.size()));
   }
-  // First row passes of 256 or more points (small totals; 2^20 and 2^21 reals, 512 + 1024 and
-  // 1024 + 1024), and every R2C: no column split.
-  for (Case const c : {Case{16, 1, 2}, Case{18, 2, 2}, Case{20, 8, 2}, Case{21, 4, 2}}) {
+  // An 8-point first pass (2^16 reals in batches below 2^20 complex points), and every R2C: no
+  // column split.
+  for (Case const c : {Case{16, 1, 2, 3, 0}, Case{16, 17, 2, 3, 0}}) {
     SCOPED_TRACE("split kernel: n = 2^" + std::to_string(c.log_n));
     RealLayout l;
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(

@@ -59,15 +59,6 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
          (p.scatter != 0 || same_places(p));
 }
 
-/// The C2R split in the load (PassParams::real_in_columns): the block's column t is column
-/// c = d0 + t of its transform (the block's input origin is that transform's row plus d0),
-/// whose element n is Z[j], j = c + D0 n, of X[j] (at t + n D0 past the origin) and X[M - j]
-/// (M = D0 L) at this offset past the origin; it may be negative (every offset is within the
-/// row of M + 1: -D0 < offset <= M).
-FFTCORE_HD inline int real_mirror_offset(int d0, int t, int n, int inner, int log_l) {
-  return (inner << log_l) - 2 * d0 - t - n * inner;
-}
-
 /// Rounds of 32 columns a block takes over its tile.
 FFTCORE_HD constexpr int log_rounds(int log_tile) { return log_tile - kLogColumns; }
 

@@ -66,6 +66,18 @@ FFTCORE_HD inline bool real_row_eligible(PassParams const& p) {
          (split_step_c(p.log_length) || p.log_length + p.log_tile <= kLogMaxTile - 1);
 }
 
+/// Whether the register-chained pass can fuse the C2R split into the load of `p`, the first of
+/// a row FFT's passes (PassParams::real_in_columns): 256, 512 or 1024 points down adjacent
+/// columns (in and out) on tiles of T L <= 2^13 (the instantiations without staging), no hooks.
+/// (The first passes other than 128 points, which take the column pass, that a C2R row FFT gets
+/// from the planner: 2^20 and 2^21 reals, and smaller batches of 2^16..2^19.)
+FFTCORE_HD inline bool real_columns_eligible(PassParams const& p) {
+  return eligible(p) && fast_in(p) && fast_out(p) && p.store_factors == nullptr &&
+         p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
+         p.log_length >= kMinLogLength && p.log_length <= kMinLogLength + 2 &&
+         p.log_length + p.log_tile <= kLogMaxTile;
+}
+
 /// Whether the tiles of `p` can be copied into shared memory 16 bytes (4 elements) at a time:
 /// in memory order a tile is runs of 4 contiguous, 16-byte aligned elements (given a 16-byte
 /// aligned buffer) when the contiguous index (t for adjacent columns, n for rows) has unit

@@ -72,10 +72,12 @@ struct PassParams {
   std::int64_t pair_in_stride0 = 0;
   std::int64_t pair_in_stride1 = 0;
   /// The C2R split fused into the load of the first of two or three row passes of M = L D0
-  /// points (the column pass, column_pass_layout.hpp: real_mirror_offset): element n of column
-  /// c < D0 is Z[j], j = c + D0 n (in_elem_stride D0, in_stride[0] 1), of X[j] and X[M - j]
-  /// (real_split.hpp; X[0] and X[M] without their imaginary parts) in rows of M + 1
-  /// (in_stride[1] apart), in FP32: no rounding of Z. The split's scale rides in `scale`.
+  /// points (the column pass at L = 128, the register-chained pass at 512 and 1024; both read
+  /// adjacent columns): element n of column c < D0 is Z[j] / 4, j = c + D0 n (in_elem_stride
+  /// D0, in_stride[0] 1), of X[j] and X[M - j] (real_split.hpp; X[0] and X[M] without their
+  /// imaginary parts; real_mirror_offset) in rows of M + 1 (in_stride[1] apart). The column
+  /// pass keeps Z in FP32, the register-chained pass rounds Z / 4 to FP16 once. `scale` carries
+  /// the 4 and the split's scale.
   std::int32_t real_in_columns = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
@@ -119,6 +121,14 @@ FFTCORE_HD inline int log2_of_pow2(std::uint32_t v) {
 #else
   return __builtin_ctz(v);
 #endif
+}
+
+/// PassParams::real_in_columns: the block's column t is column c = d0 + t of its transform (the
+/// block's input origin is that transform's row plus d0), whose element n is Z[j], j = c + D0 n,
+/// of X[j] (at t + n D0 past the origin) and X[M - j] (M = D0 L) at this offset past the origin;
+/// it may be negative (-D0 < offset <= M: within the row of M + 1).
+FFTCORE_HD inline int real_mirror_offset(int d0, int t, int n, int inner, int log_l) {
+  return (inner << log_l) - 2 * d0 - t - n * inner;
 }
 
 /// Where a block's tile starts: d0 of its first sequence and the base offsets of that sequence.

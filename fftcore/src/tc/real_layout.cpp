@@ -166,9 +166,10 @@ bool fuse_pairs(RealLayout& layout) {
   return true;
 }
 
-/// The column split (real_layout.hpp), when the row FFT's first pass is a column pass over the
-/// D0 = M / L columns of each transform (digit 0) and the batch (digit 1): it reads the half
-/// spectrum's rows of M + 1 instead of Z, and the split's scale joins the pass's.
+/// The column split (real_layout.hpp), when the row FFT's first pass runs down the D0 = M / L
+/// adjacent columns of each transform (digit 0) and the batch (digit 1) on a kernel that takes
+/// the split (the column pass, or the register-chained pass at 512 and 1024 points): it reads
+/// the half spectrum's rows of M + 1 instead of Z, and the split's scale joins the pass's.
 bool fuse_column_split(RealLayout& layout) {
   std::vector<PassParams>& passes = layout.row.passes;
   if (layout.r2c || layout.rank2 || passes.size() < 2) return false;
@@ -182,9 +183,9 @@ bool fuse_column_split(RealLayout& layout) {
   p.real_in_columns = 1;
   p.in_stride[1] = m + 1;
   p.scatter = 1;  // reads `in`, writes the workspace (the first pass: no predecessor to steer)
-  p.scale *= layout.split_factor;
+  p.scale *= 4.0f * layout.split_factor;  // the pass reads Z / 4
   set_origin_shortcuts(p);
-  if (!column::eligible(p)) return false;
+  if (!column::eligible(p) && !fast::real_columns_eligible(p)) return false;
   passes.front() = p;
   layout.column_split = true;
   return true;

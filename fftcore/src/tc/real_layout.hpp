@@ -15,9 +15,11 @@
 // the reals to the half spectrum and back (FFT and split in FP32 registers, one rounding), no Z;
 // for rank 2 it writes (R2C) or reads (C2R) the FP16 half spectrum Y in padded rows, as the
 // fused row pass does.
-// Column split (1-D C2R, M > 16384, where the row FFT's first pass is a 128-point column pass:
-// 2^16..2^19 and 2^22.. reals in large batches): the split in that pass's load, Z in FP32
-// registers only (PassParams::real_in_columns); no Z buffer, no split kernel.
+// Column split (1-D C2R, M > 16384, where the row FFT's first pass runs down adjacent columns
+// on the column pass (128 points: 2^16..2^19 and 2^22.. reals in large batches) or the
+// register-chained pass (512, 1024 points on tiles of 2^12 or 2^13: 2^20, 2^21 reals)): the
+// split in that pass's load, Z / 4 in FP32 registers (column pass) or rounded to FP16 there
+// (PassParams::real_in_columns); no Z buffer, no split kernel.
 // Paired (1-D R2C, M > 16384, where the last of the row FFT's passes has a tile of
 // fast::pairs_log_tile: 2^17 and 2^18 reals in large batches): the split in that pass's store,
 // each block holding sequences t and their mirrors P - t (PassParams::real_pairs); no Z.
@@ -57,8 +59,9 @@ struct RealLayout {
   /// 1-D R2C, M > 16384: the split rides in the store of the row FFT's last pass, over the
   /// sequence pairs t, P - t (PassParams::real_pairs), which writes `out`; no Z, no split kernel.
   bool paired = false;
-  /// 1-D C2R, M > 16384, where the row FFT's first pass is the column pass: the split rides in
-  /// its load (PassParams::real_in_columns), which reads `in`; no Z, no split kernel.
+  /// 1-D C2R, M > 16384, where the row FFT's first pass runs down adjacent columns on a kernel
+  /// that takes the split: it rides in its load (PassParams::real_in_columns), which reads `in`;
+  /// no Z, no split kernel.
   bool column_split = false;
   std::int64_t y_pitch = 0;  ///< fused or small rank 2: Y's row pitch, M + 1 rounded up to 8
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)

@@ -68,22 +68,24 @@ __global__ void __launch_bounds__(kMaxThreads)
     for (int n1 = 0; n1 < kR1; ++n1) raw[n1] = ok ? col[static_cast<std::uint32_t>(n1) * step] : 0u;
     float2 a[kR1];
     if constexpr (kRealIn) {
-      // Element n = P n1 + w of column c = d0 + t is Z[j], j = c + D0 n, of X[j] and X[M - j]
-      // (real_split.hpp: Z = s + i conj(W_2M^j) d, s = X[j] + conj X[M - j], d = X[j] - conj
-      // X[M - j]) in FP32; the mirrors lie D0 P apart downwards. W_2M^j = W_2M^(c + D0 w)
-      // W_32^n1 (D0 P / 2M = 1 / 32): one sincospi per round and a constant product per value.
+      // Element n = P n1 + w of column c = d0 + t is Z[j] / 4, j = c + D0 n, of X[j] and
+      // X[M - j] (real_split.hpp: Z = s + i conj(W_2M^j) d, s = X[j] + conj X[M - j],
+      // d = X[j] - conj X[M - j]) in FP32; the mirrors lie D0 P apart downwards.
+      // W_2M^j = W_2M^(c + D0 w) W_32^n1 (D0 P / 2M = 1 / 32): one sincospi per round and a
+      // constant product per value; the 1/4 rides in them.
       int const d0 = static_cast<int>(o.d0);
       int const inner = static_cast<int>(in_e);
       int const c = d0 + t;
       std::uint32_t const* const mirror =
-          in + column::real_mirror_offset(d0, t, w, inner, kLogL);
+          in + real_mirror_offset(d0, t, w, inner, kLogL);
       std::uint32_t other[kR1];
 #pragma unroll
       for (int n1 = 0; n1 < kR1; ++n1) {
         other[n1] = ok ? mirror[-static_cast<int>(static_cast<std::uint32_t>(n1) * step)] : 0u;
       }
       int const log_m = log2_of_pow2(in_e) + kLogL;
-      float2 const w0 = split_twiddle(static_cast<std::uint32_t>(c + inner * w), log_m);
+      float2 const w0 =
+          cscale(split_twiddle(static_cast<std::uint32_t>(c + inner * w), log_m), 0.25f);
 #pragma unroll
       for (int n1 = 0; n1 < kR1; ++n1) {
         float2 const wj = n1 == 0 ? w0 : cmul(w0, w32(n1));
@@ -96,7 +98,8 @@ __global__ void __launch_bounds__(kMaxThreads)
         float const sx = x.x + y.x, sy = x.y - y.y;
         float const dx = x.x - y.x, dy = x.y + y.y;
         float const px = wj.x * dx + wj.y * dy, py = wj.x * dy - wj.y * dx;  // conj(w) d
-        a[n1] = make_float2(sx - py, kInverse ? -(sy + px) : sy + px);
+        float const zx = fmaf(sx, 0.25f, -py), zy = fmaf(sy, 0.25f, px);
+        a[n1] = make_float2(zx, kInverse ? -zy : zy);
       }
     } else {
 #pragma unroll

@@ -132,15 +132,20 @@ __device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 cons
 
 /// kReal: kRealNone, or a real transform's split fused into the single row pass: kRealOut (R2C,
 /// in the store) or kRealIn (C2R, in the load); or kRealPairs, the R2C split in the store of the
-/// last of two or three row passes, over the sequence pairs t, P - t (PassParams::real_pairs).
+/// last of two or three row passes, over the sequence pairs t, P - t (PassParams::real_pairs);
+/// or kRealInColumns, the C2R split in the load of the first of them, down adjacent columns
+/// (PassParams::real_in_columns).
 constexpr int kRealNone = 0;
 constexpr int kRealOut = 1;
 constexpr int kRealIn = 2;
 constexpr int kRealPairs = 3;
+constexpr int kRealInColumns = 4;
 
 /// Whether a kernel instantiation stages its tiles (1024 threads, one block per SM; the C2R
-/// load reads two elements per value and takes them straight into registers instead).
-constexpr bool staged_tiles(int max_threads, int real) { return max_threads > 512 && real != kRealIn; }
+/// loads read two elements per value and take them straight into registers instead).
+constexpr bool staged_tiles(int max_threads, int real) {
+  return max_threads > 512 && real != kRealIn && real != kRealInColumns;
+}
 
 template <int kLogQ, int kLogT, bool kFastIn, bool kFastOut, int kMaxThreads, int kReal>
 __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
@@ -335,6 +340,43 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
           }
           // real_split.hpp's split_inverse_pair with the 1/4 folded into w and the last sums:
           // Z[n] / 4 = s / 4 + i conj(w) d with s = a + conj b, d = a - conj b.
+          float const sx = a.x + b.x, sy = a.y - b.y;
+          float const dx = a.x - b.x, dy = a.y + b.y;
+          float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
+          raw[i] = half2_bits(__floats2half2_rn(fmaf(sx, 0.25f, -py), fmaf(sy, 0.25f, px)));
+        }
+      } else if constexpr (kReal == kRealInColumns) {
+        // C2R (PassParams::real_in_columns, adjacent columns, whole tiles): value (t, n) of
+        // column c = d0 + t is Z[j] / 4, j = c + D0 n, of X[j] (at t + n D0) and X[M - j]
+        // (real_mirror_offset), rounded once. The thread's values share t and differ in n by
+        // d.n, a multiple of L / 16 (fast::load_task), so W_2M^j = W_2M^(c + D0 n0)
+        // W_32^(16 d.n / L): one sincospi per thread and a constant product per value.
+        static_assert(kFastIn && !kSplitC, "adjacent columns, L <= 4096");
+        int const inner = se;
+        int const d0 = static_cast<int>(o.d0);
+        int const c = d0 + task0.t;
+        auto const* first = in + (task0.t + task0.n * inner);
+        auto const* mirror = in + real_mirror_offset(d0, task0.t, task0.n, inner, kLogL);
+        std::uint32_t other[kElementsPerThread];
+#pragma unroll
+        for (int i = 0; i < kElementsPerThread; ++i) {
+          int const dn = value_offset(i).n;
+          raw[i] = first[dn * inner];
+          other[i] = mirror[-dn * inner];
+        }
+        int const log_m = log2_of_pow2(static_cast<std::uint32_t>(inner)) + kLogL;
+        float2 const w0 = cscale(
+            split_twiddle(static_cast<std::uint32_t>(c + inner * task0.n), log_m), 0.25f);
+#pragma unroll
+        for (int i = 0; i < kElementsPerThread; ++i) {
+          int const dn = value_offset(i).n;
+          float2 const w = dn == 0 ? w0 : cmul(w0, w32(dn >> (kLogL - 4)));
+          float2 a = __half22float2(*reinterpret_cast<__half2 const*>(&raw[i]));
+          float2 b = __half22float2(*reinterpret_cast<__half2 const*>(&other[i]));
+          if (c == 0 && task0.n + dn == 0) {  // X[0] and X[M]: their imaginary parts ignored
+            a.y = 0.0f;
+            b.y = 0.0f;
+          }
           float const sx = a.x + b.x, sy = a.y - b.y;
           float const dx = a.x - b.x, dy = a.y + b.y;
           float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
@@ -747,6 +789,13 @@ template <int kLogQ, int kLogT, int kMaxThreads>
 constexpr bool kHasReal =
     kSplit<kLogQ> || (kMaxThreads <= 512 && (kLogT == -1 || kLogT == kLogT12<kLogQ>));
 
+/// Instantiations with the C2R split down adjacent columns (PassParams::real_in_columns): L = 256,
+/// 512 and 1024 on tiles of T L = 2^12 and 2^13 with T a constant, and smaller T
+/// (fast::real_columns_eligible).
+template <int kLogQ, int kLogT, int kMaxThreads>
+constexpr bool kHasRealColumns = kLogQ <= 2 && kMaxThreads <= 512 &&
+                                 (kLogT == -1 || kLogT == kLogT12<kLogQ> || kLogT == kLogT13<kLogQ>);
+
 /// Instantiations with the R2C split over sequence pairs (PassParams::real_pairs): the tile of
 /// fast::pairs_log_tile at L = 512 and 1024.
 template <int kLogQ, int kLogT, int kMaxThreads>
@@ -764,6 +813,13 @@ cudaError_t launch_fast_t(PassParams const& pass, void const* src, void* dst, fl
                                                                             fine, inverse, stream);
     }
     return cudaErrorInvalidValue;  // fast::pairs_log_tile rules these out
+  }
+  if (pass.real_in_columns != 0) {
+    if constexpr (kHasRealColumns<kLogQ, kLogT, kMaxThreads>) {
+      return launch_fast<kLogQ, kLogT, true, true, kMaxThreads, kRealInColumns>(
+          pass, src, dst, coarse, fine, inverse, stream);
+    }
+    return cudaErrorInvalidValue;  // fast::real_columns_eligible rules these out
   }
   if constexpr (kSplit<kLogQ>) {
     if (pass.log_tile != 0) return cudaErrorInvalidValue;  // not eligible
@@ -858,6 +914,9 @@ cudaError_t prepare_fast_t() noexcept {
   }
   if constexpr (kHasPairs<kLogQ, kLogT, kMaxThreads>) {
     raise(fast_pass_kernel<kLogQ, kLogT, false, true, kMaxThreads, kRealPairs>);
+  }
+  if constexpr (kHasRealColumns<kLogQ, kLogT, kMaxThreads>) {
+    raise(fast_pass_kernel<kLogQ, kLogT, true, true, kMaxThreads, kRealInColumns>);
   }
   return e;
 }
