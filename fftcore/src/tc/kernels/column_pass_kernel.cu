@@ -95,11 +95,8 @@ __global__ void __launch_bounds__(kMaxThreads)
           x.y = 0.0f;
           y.y = 0.0f;
         }
-        float const sx = x.x + y.x, sy = x.y - y.y;
-        float const dx = x.x - y.x, dy = x.y + y.y;
-        float const px = wj.x * dx + wj.y * dy, py = wj.x * dy - wj.y * dx;  // conj(w) d
-        float const zx = fmaf(sx, 0.25f, -py), zy = fmaf(sy, 0.25f, px);
-        a[n1] = make_float2(zx, kInverse ? -zy : zy);
+        float2 const z = split_inverse_quarter(x, y, wj);
+        a[n1] = make_float2(z.x, kInverse ? -z.y : z.y);
       }
     } else {
 #pragma unroll

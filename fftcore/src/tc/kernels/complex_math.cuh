@@ -86,6 +86,16 @@ __device__ __forceinline__ float2 w64(int i) {
   return (i & 1) == 0 ? w : cmul(w, make_float2(9.951847267e-01f, -9.801714033e-02f));
 }
 
+/// The C2R split of one value (real_split.hpp's split_inverse_pair, the 1/4 folded in): Z[n] / 4
+/// from a = X[n], b = X[M - n] and w = W_2M^n / 4, as s / 4 + i conj(w) d with s = a + conj b,
+/// d = a - conj b (the callers zero the imaginary parts of X[0] and X[M]).
+__device__ __forceinline__ float2 split_inverse_quarter(float2 a, float2 b, float2 w) {
+  float const sx = a.x + b.x, sy = a.y - b.y;
+  float const dx = a.x - b.x, dy = a.y + b.y;
+  float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
+  return make_float2(fmaf(sx, 0.25f, -py), fmaf(sy, 0.25f, px));
+}
+
 /// W_8^k (k < 8) without a table: the twiddles inside the radix-2/4/8 butterflies.
 __device__ __forceinline__ float2 w8(int k, bool inverse) {
   constexpr float c = 0.70710678118654752f;

@@ -338,12 +338,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
             a.y = 0.0f;
             b.y = 0.0f;
           }
-          // real_split.hpp's split_inverse_pair with the 1/4 folded into w and the last sums:
-          // Z[n] / 4 = s / 4 + i conj(w) d with s = a + conj b, d = a - conj b.
-          float const sx = a.x + b.x, sy = a.y - b.y;
-          float const dx = a.x - b.x, dy = a.y + b.y;
-          float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
-          raw[i] = half2_bits(__floats2half2_rn(fmaf(sx, 0.25f, -py), fmaf(sy, 0.25f, px)));
+          raw[i] = half2_bits(__float22half2_rn(split_inverse_quarter(a, b, w)));
         }
       } else if constexpr (kReal == kRealInColumns) {
         // C2R (PassParams::real_in_columns, adjacent columns, whole tiles): value (t, n) of
@@ -377,10 +372,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
             a.y = 0.0f;
             b.y = 0.0f;
           }
-          float const sx = a.x + b.x, sy = a.y - b.y;
-          float const dx = a.x - b.x, dy = a.y + b.y;
-          float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
-          raw[i] = half2_bits(__floats2half2_rn(fmaf(sx, 0.25f, -py), fmaf(sy, 0.25f, px)));
+          raw[i] = half2_bits(__float22half2_rn(split_inverse_quarter(a, b, w)));
         }
       } else if constexpr (kPairs) {
         // Each value's row from its local sequence (whole tiles, contiguous rows).
