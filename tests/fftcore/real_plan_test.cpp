@@ -764,6 +764,9 @@ TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
     EXPECT_EQ(p.log_tile, c.log_tile);
     EXPECT_EQ(column::eligible(p), c.log_first == column::kMaxLogLength);
     EXPECT_EQ(fast::real_columns_eligible(p), c.log_first != column::kMaxLogLength);
+    PassParams partial = p;  // the register-chained pass's split load takes whole tiles only
+    partial.extent[0] -= 1;
+    EXPECT_FALSE(fast::real_columns_eligible(partial));
     EXPECT_EQ(p.scatter, 1);
     EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, p.src), RealBuffer::kIn);
     EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, l.row.passes.back().dst),

@@ -68,14 +68,16 @@ FFTCORE_HD inline bool real_row_eligible(PassParams const& p) {
 
 /// Whether the register-chained pass can fuse the C2R split into the load of `p`, the first of
 /// a row FFT's passes (PassParams::real_in_columns): 256, 512 or 1024 points down adjacent
-/// columns (in and out) on tiles of T L <= 2^13 (the instantiations without staging), no hooks.
+/// columns (in and out) on whole tiles of T L <= 2^13 (the instantiations without staging; the
+/// load does not mask partial tiles), no hooks.
 /// (The first passes other than 128 points, which take the column pass, that a C2R row FFT gets
 /// from the planner: 2^20 and 2^21 reals, and smaller batches of 2^16..2^19.)
 FFTCORE_HD inline bool real_columns_eligible(PassParams const& p) {
   return eligible(p) && fast_in(p) && fast_out(p) && p.store_factors == nullptr &&
          p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
          p.log_length >= kMinLogLength && p.log_length <= kMinLogLength + 2 &&
-         p.log_length + p.log_tile <= kLogMaxTile;
+         p.log_length + p.log_tile <= kLogMaxTile &&
+         (p.extent[0] & ((std::int64_t{1} << p.log_tile) - 1)) == 0;
 }
 
 /// Whether the tiles of `p` can be copied into shared memory 16 bytes (4 elements) at a time:

@@ -72,7 +72,7 @@ struct PassParams {
   std::int64_t pair_in_stride0 = 0;
   std::int64_t pair_in_stride1 = 0;
   /// The C2R split fused into the load of the first of two or three row passes of M = L D0
-  /// points (the column pass at L = 128, the register-chained pass at 512 and 1024; both read
+  /// points (the column pass at L = 128, the register-chained pass at 256..1024; both read
   /// adjacent columns): element n of column c < D0 is Z[j] / 4, j = c + D0 n (in_elem_stride
   /// D0, in_stride[0] 1), of X[j] and X[M - j] (real_split.hpp; X[0] and X[M] without their
   /// imaginary parts; real_mirror_offset) in rows of M + 1 (in_stride[1] apart). The column

@@ -168,7 +168,7 @@ bool fuse_pairs(RealLayout& layout) {
 
 /// The column split (real_layout.hpp), when the row FFT's first pass runs down the D0 = M / L
 /// adjacent columns of each transform (digit 0) and the batch (digit 1) on a kernel that takes
-/// the split (the column pass, or the register-chained pass at 512 and 1024 points): it reads
+/// the split (the column pass, or the register-chained pass at 256..1024 points): it reads
 /// the half spectrum's rows of M + 1 instead of Z, and the split's scale joins the pass's.
 bool fuse_column_split(RealLayout& layout) {
   std::vector<PassParams>& passes = layout.row.passes;

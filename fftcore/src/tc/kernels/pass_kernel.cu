@@ -395,7 +395,9 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
   // The C2R split in the first row pass's load: the column pass (whatever its A/B switch) or
   // the register-chained pass.
   if (pass.real_in_columns != 0) {
-    if (column::eligible(pass)) return launch_column_pass(pass, src, dst, coarse, fine, inverse, stream);
+    if (column::eligible(pass)) {
+      return launch_column_pass(pass, src, dst, coarse, fine, inverse, stream);
+    }
     return fast::real_columns_eligible(pass) && runs_fast_pass(pass)
                ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)
                : cudaErrorInvalidValue;
