@@ -85,6 +85,13 @@ std::vector<cd> reference_r2c(std::vector<double> const& x, std::int64_t rows, s
   return half;
 }
 
+/// The Tensor Core layout of a 1-D real transform of 2^log_n points in batches of `batch`.
+Status layout_1d(int log_n, std::int64_t batch, Transform kind, RealLayout& layout,
+                 bool fuse = true) {
+  return fftcore::detail::tc::build_real_layout(
+      real_desc(0, std::int64_t{1} << log_n, batch, kind), layout, fuse);
+}
+
 double scale_of(Scaling scaling, double n) {
   return scaling == Scaling::kByN ? 1 / n : scaling == Scaling::kBySqrtN ? 1 / std::sqrt(n) : 1;
 }
@@ -542,9 +549,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
   for (int k = 1; k <= 20; ++k) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << k, 5, Transform::kR2C), l),
-              Status::kSuccess);
+    ASSERT_EQ(layout_1d(k, 5, Transform::kR2C, l), Status::kSuccess);
     bool const one_pass = k >= 9 && k <= 15;  // M = 256 .. 16384: the register-chained pass
     EXPECT_EQ(l.fused, one_pass);
     EXPECT_EQ(l.small, k <= 8);  // n <= 256: the small real kernels, no passes
@@ -567,15 +572,11 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     for (PassParams const& p : l.row.passes) {  // FP16 throughout where fused or z_fp16
       EXPECT_EQ(p.in_fp32 != 0 || p.out_fp32 != 0, k <= 4);
     }
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << k, 5, Transform::kR2C), l, /*fuse=*/false),
-              Status::kSuccess);
+    ASSERT_EQ(layout_1d(k, 5, Transform::kR2C, l, /*fuse=*/false), Status::kSuccess);
     EXPECT_FALSE(l.fused);
     EXPECT_FALSE(l.z_fp16);
     EXPECT_FALSE(l.small);
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << k, 5, Transform::kC2R), l),
-              Status::kSuccess);
+    ASSERT_EQ(layout_1d(k, 5, Transform::kC2R, l), Status::kSuccess);
     EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
     EXPECT_EQ(l.small, k <= 8);
     EXPECT_FALSE(l.paired);
@@ -662,9 +663,7 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
   for (Case const c : {Case{17, 16, 2}, Case{17, 33, 2}, Case{18, 8, 2}, Case{18, 9, 2}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(c.log_n) + " batch " + std::to_string(c.batch));
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << c.log_n, c.batch, Transform::kR2C), l),
-              Status::kSuccess);
+    ASSERT_EQ(layout_1d(c.log_n, c.batch, Transform::kR2C, l), Status::kSuccess);
     ASSERT_TRUE(l.paired);
     EXPECT_FALSE(l.z_fp16);
     ASSERT_EQ(l.row.passes.size(), c.passes);
@@ -714,16 +713,12 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
   // The C2R, and the R2C where the last pass is of 256, 2048 or 4096 points or spans more than
   // 128 sequences (measured slower paired, fast_pass_layout.hpp): the split kernel.
   RealLayout l;
-  ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                real_desc(0, std::int64_t{1} << 18, 8, Transform::kC2R), l),
-            Status::kSuccess);
+  ASSERT_EQ(layout_1d(18, 8, Transform::kC2R, l), Status::kSuccess);
   EXPECT_FALSE(l.paired);
   for (Case const c : {Case{16, 1, 2}, Case{16, 32, 2}, Case{17, 3, 2}, Case{19, 4, 2},
                        Case{20, 2, 2}, Case{21, 1, 2}, Case{22, 1, 3}, Case{27, 1, 3}}) {
     SCOPED_TRACE("split kernel: n = 2^" + std::to_string(c.log_n));
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << c.log_n, c.batch, Transform::kR2C), l),
-              Status::kSuccess);
+    ASSERT_EQ(layout_1d(c.log_n, c.batch, Transform::kR2C, l), Status::kSuccess);
     EXPECT_FALSE(l.paired);
     EXPECT_TRUE(l.z_fp16);
     EXPECT_EQ(l.row.passes.size(), c.passes);
@@ -751,9 +746,7 @@ TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
                        Case{21, 1, 2, 10, 3}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(c.log_n) + " batch " + std::to_string(c.batch));
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << c.log_n, c.batch, Transform::kC2R), l),
-              Status::kSuccess);
+    ASSERT_EQ(layout_1d(c.log_n, c.batch, Transform::kC2R, l), Status::kSuccess);
     ASSERT_TRUE(l.column_split);
     EXPECT_FALSE(l.z_fp16);
     EXPECT_EQ(l.row_workspace_offset, l.z_offset);  // no Z
@@ -802,18 +795,14 @@ TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
   for (Case const c : {Case{16, 1, 2, 3, 0}, Case{16, 17, 2, 3, 0}}) {
     SCOPED_TRACE("split kernel: n = 2^" + std::to_string(c.log_n));
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << c.log_n, c.batch, Transform::kC2R), l),
-              Status::kSuccess);
+    ASSERT_EQ(layout_1d(c.log_n, c.batch, Transform::kC2R, l), Status::kSuccess);
     EXPECT_FALSE(l.column_split);
     EXPECT_TRUE(l.z_fp16);
     EXPECT_EQ(l.row.passes.size(), c.passes);
   }
   for (int log_n : {16, 17, 22, 27}) {
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << log_n, 64, Transform::kR2C), l),
-              Status::kSuccess);
+    ASSERT_EQ(layout_1d(log_n, 64, Transform::kR2C, l), Status::kSuccess);
     EXPECT_FALSE(l.column_split) << log_n;
   }
 }
