@@ -6,6 +6,7 @@
 #include <fftcore/fftcore.hpp>
 
 #include "../../fftcore/src/tc/fast_pass_layout.hpp"
+#include "../../fftcore/src/tc/long_pass_layout.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "common/reference_dft.hpp"
 
@@ -163,6 +164,14 @@ TEST(TcPlanLogic, PassesFactoriseEverySize) {
         int log_stages = 0;
         for (int s = 0; s < p.stage_count; ++s) log_stages += p.log_radix[s];
         EXPECT_EQ(log_stages, p.log_length);
+        log_total += p.log_length;
+        if (p.log_length == fftcore::detail::tc::long_pass::kLogLength) {
+          // 2^15 as one pass on the long pass, one sequence per tile (its own block shape).
+          EXPECT_EQ(k, p.log_length);
+          EXPECT_EQ(p.log_tile, 0);
+          EXPECT_TRUE(fftcore::detail::tc::long_pass::eligible(p));
+          continue;
+        }
         EXPECT_LE(p.log_length + p.log_tile, 14);
         EXPECT_GE(p.threads, 32);
         EXPECT_LE(p.threads, 1024);
@@ -170,7 +179,6 @@ TEST(TcPlanLogic, PassesFactoriseEverySize) {
         if (p.stage_count > 1) {
           EXPECT_EQ(p.log_radix[0], 4);
         }
-        log_total += p.log_length;
       }
       EXPECT_EQ(log_total, k);
       // One pass up to 2^14 (the register-chained pass up to 16384 points), two up to 2^22,

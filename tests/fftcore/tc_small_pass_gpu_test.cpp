@@ -9,8 +9,9 @@
 // place (which must agree bit for bit). Column pass: the twiddled strided first passes of 1-D
 // transforms split through 32..128 points, and the column passes of 2-D shapes with 32..128
 // rows. Stockham pass: 1-D n = 512 .. 16384 on whole and partial tiles and scaled, and the rows
-// of 2-D shapes. Each case checks on the host that its plan really has a pass the kernel under
-// test takes.
+// of 2-D shapes. Long pass: 1-D n = 32768 over single sequences, batches below and above the
+// resident blocks (one sequence per block at a time, several per block), scaled. Each case
+// checks on the host that its plan really has a pass the kernel under test takes.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "../../fftcore/src/tc/column_pass_layout.hpp"
+#include "../../fftcore/src/tc/long_pass_layout.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "../../fftcore/src/tc/small_pass_layout.hpp"
 #include "../../fftcore/src/tc/stockham_pass_layout.hpp"
@@ -36,6 +38,7 @@ class TcSmallPass : public tcfft::testing::GpuTest {};
 class TcWarpPass : public tcfft::testing::GpuTest {};
 class TcColumnPass : public tcfft::testing::GpuTest {};
 class TcStockhamPass : public tcfft::testing::GpuTest {};
+class TcLongPass : public tcfft::testing::GpuTest {};
 
 /// Whether a kernel takes a pass (small::eligible, warp_pass::eligible).
 using Takes = bool (*)(fftcore::detail::tc::PassParams const&);
@@ -274,6 +277,17 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
              {16, 8192, 2, nullptr},
              {8, 16384, 3, nullptr}},
             false, fftcore::detail::tc::stockham::eligible);
+}
+
+TEST_F(TcLongPass, SequencesAgainstCufftHalf) {
+  // One sequence (one block), 3 and 64 (fewer than the SMs), 300 (blocks take several
+  // sequences each, grid-stride), and the pass's scale split over its three stages.
+  run_cases({{1, 1 << 15, 1, nullptr},
+             {1, 1 << 15, 3, nullptr, fftcore::Scaling::kBySqrtN},
+             {1, 1 << 15, 64, nullptr},
+             {1, 1 << 15, 300, nullptr},
+             {1, 1 << 15, 5, nullptr, fftcore::Scaling::kByN}},
+            false, fftcore::detail::tc::long_pass::eligible);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
+#include "tc/long_pass_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -69,7 +70,8 @@ int choose_log_tile(int log_l, int log_min, int log_extent0, std::int64_t sequen
   lt = std::min(lt, log_extent0);
   while (lt > floor && (sequences >> lt) < kMinBlocks) --lt;
   lt = std::max(lt, kLogMinBlockElements - log_l);
-  return std::min(lt, kLogMaxBlockElements - log_l);
+  // One sequence per tile at least (the long pass's 32768 points are past the block limit).
+  return std::max(0, std::min(lt, kLogMaxBlockElements - log_l));
 }
 
 struct Digit {
@@ -229,6 +231,9 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
   if (vector == 1 && fp32_ends && (log_n == 13 || log_n == 14)) {
     return {log_n - 12, 12};  // the short pass, then a 4096-point one (both FP16 inside)
   }
+  // 2^15 points in one pass: the long pass (long_pass_layout.hpp), whose sequence stays in
+  // shared memory as FP16 words, instead of two passes over global memory (7, 8).
+  if (vector == 1 && !fp32_ends && log_n == long_pass::kLogLength) return {log_n};
   // A 128-point first pass on the column pass (column_pass_layout.hpp), where it gets its whole
   // 32-column tiles (>= kMinBlocks of them: total >= 128 x 32 x 256 elements), then
   // register-chained passes of >= 256 points. H200, same run, ms per 2^28 elements (planner's

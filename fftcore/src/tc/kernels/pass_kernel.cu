@@ -14,6 +14,7 @@
 #include "tc/fast_pass_layout.hpp"
 #include "tc/kernels/block_merges.cuh"
 #include "tc/kernels/pass_launch.hpp"
+#include "tc/long_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -375,7 +376,8 @@ cudaError_t prepare_pass_kernels() noexcept {
   cudaError_t e = prepare_shifted(Lengths{});
   if (e == cudaSuccess) e = prepare_fast_pass_kernels();
   if (e == cudaSuccess) e = prepare_column_pass_kernels();
-  return e == cudaSuccess ? prepare_stockham_pass_kernels() : e;
+  if (e == cudaSuccess) e = prepare_stockham_pass_kernels();
+  return e == cudaSuccess ? prepare_long_pass_kernels() : e;
 }
 
 /// FFTCORE_TC_FAST_PASS=0 in the environment sends every pass to the general kernel (for A/B
@@ -401,6 +403,11 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
     return fast::real_columns_eligible(pass) && runs_fast_pass(pass)
                ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)
                : cudaErrorInvalidValue;
+  }
+  // 32768-point passes: the long pass only.
+  if (pass.log_length == long_pass::kLogLength) {
+    return runs_long_pass(pass) ? launch_long_pass(pass, src, dst, coarse, inverse, stream)
+                                : cudaErrorInvalidValue;
   }
   // The warp pass first: at L = 256 it takes the untwiddled contiguous passes the
   // register-chained pass would (warp_pass_layout.hpp says why).

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// The long pass (kernels/long_pass_kernel.cu): untwiddled FP16 passes of L = 32768 points over
+// contiguous sequences, one sequence per block at a time, so that a 1-D transform of 2^15
+// points takes one pass over global memory instead of two. Its index maps and which passes it
+// takes, shared by the kernel and the CPU tests.
+//
+// Why a kernel of its own: 2^15 complex FP16 values are 128 KiB and fit in one SM's shared
+// memory, but not in FP32 (256 KiB, more than the 228 KiB of shared memory and about the whole
+// register file), so the Stockham pass's data flow (E FP32 values per thread, FP32 exchanges)
+// stops at 16384. Here the sequence stays in shared memory as FP16 words between three stages
+// of radix 32, computed in FP32 registers: one FP16 rounding per exchange, two more than the
+// Stockham pass's one and one more than the two-pass plan it replaces (whose intermediate is
+// FP16 in global memory).
+//
+// The stages are the decimation-in-frequency factorisation N = 32 x 32 x 32, in place (each
+// butterfly writes its outputs to the slots it read), so one buffer serves all three and a
+// stage needs no barrier between its reads and writes; with n = b + 1024 j (b < 1024) and
+// k = k1 + 32 k2 + 1024 k3:
+//   stage 1, butterfly b:           y1[b, k1] = W_N^(b k1) DFT32_j(x[b + 1024 j])[k1]
+//                                   at position b + 1024 k1;
+//   stage 2, butterfly (b0, k1):    y2[b0, k2, k1] = W_1024^(b0 k2) DFT32_b1(y1[b0 + 32 b1, k1])[k2]
+//                                   at position b0 + 32 k2 + 1024 k1;
+//   stage 3, butterfly (k1, k2):    X[k1 + 32 k2 + 1024 k3] = DFT32_b0(y2[b0, k2, k1])[k3].
+// Butterfly q (< 1024) of a stage is thread q mod 512's round q / 512, so that a warp's lanes
+// take adjacent b (stage 1: coalesced loads), adjacent b0 (stage 2) and adjacent k1 (stage 3:
+// coalesced stores). Stages 1 and 2 then touch 32 adjacent positions per warp access, stage 3
+// positions 1024 apart; the slot of position a XORs its low five bits with bits 10..14
+// (`slot`), so that both kinds of access meet 32 distinct banks.
+#pragma once
+
+#include "pass_params.hpp"
+
+namespace fftcore::detail::tc::long_pass {
+
+inline constexpr int kLogLength = 15;  ///< L = 32768
+inline constexpr int kLogRadix = 5;    ///< three stages of radix 32
+inline constexpr int kRadix = 1 << kLogRadix;
+inline constexpr int kStages = 3;
+inline constexpr int kLogThreads = 9;  ///< 512 threads, two butterflies each per stage
+inline constexpr int kThreads = 1 << kLogThreads;
+inline constexpr int kLogButterflies = kLogLength - kLogRadix;  ///< 1024 per stage
+inline constexpr int kRounds = 1 << (kLogButterflies - kLogThreads);
+
+/// The shared-memory word of position a (< L): its low five bits XOR bits 10..14.
+FFTCORE_HD constexpr int slot(int a) { return a ^ ((a >> 10) & (kRadix - 1)); }
+
+/// The butterfly thread j takes in round u of a stage.
+FFTCORE_HD constexpr int butterfly(int j, int u) { return j + (u << kLogThreads); }
+
+/// Position of input m of butterfly q of stage s (0, 1, 2); each butterfly writes output k
+/// to position(s, q, k): the stages run in place.
+FFTCORE_HD constexpr int position(int s, int q, int m) {
+  // Stage 1: q = b, x[b + 1024 m]. Stage 2: q = b0 + 32 k1, y1 at b0 + 32 m + 1024 k1.
+  // Stage 3: q = k1 + 32 k2, y2 at m + 32 k2 + 1024 k1.
+  return s == 0   ? q + (m << kLogButterflies)
+         : s == 1 ? (q & (kRadix - 1)) + (m << kLogRadix) + ((q >> kLogRadix) << 10)
+                  : m + ((q >> kLogRadix) << kLogRadix) + ((q & (kRadix - 1)) << 10);
+}
+
+/// The exponent e of the twiddle W_N^e that output k of butterfly q of stage s is multiplied
+/// by (N = L; stage 2's W_1024^(b0 k2) is W_N^(32 b0 k2)); stage 3 has none.
+FFTCORE_HD constexpr int twiddle_exponent(int s, int q, int k) {
+  return s == 0 ? (q * k) & ((1 << kLogLength) - 1)
+         : s == 1 ? (((q & (kRadix - 1)) * k) << kLogRadix) & ((1 << kLogLength) - 1)
+                  : 0;
+}
+
+/// The output index (within the sequence) of output k3 of stage 3's butterfly q = k1 + 32 k2.
+FFTCORE_HD constexpr int output_index(int q, int k3) { return q + (k3 << 10); }
+
+/// Whether the long pass runs `p`: FP16 in and out, L = 32768, one sequence per tile, no pass
+/// twiddle, no real split, unit element strides on both sides, and a layout safe to run in
+/// place sequence by sequence (a block reads all of a sequence before it writes any of it).
+/// Load and store hooks it applies: the planner leaves no other kernel for this length.
+FFTCORE_HD inline bool eligible(PassParams const& p) {
+  return p.log_length == kLogLength && p.log_tile == 0 && p.in_fp32 == 0 && p.out_fp32 == 0 &&
+         p.log_twiddle_n == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
+         p.real_in_columns == 0 && p.in_elem_stride == 1 && p.out_elem_stride == 1 &&
+         (p.scatter != 0 || same_places(p));
+}
+
+}  // namespace fftcore::detail::tc::long_pass

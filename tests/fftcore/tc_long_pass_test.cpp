@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// CPU tests of the long pass (fftcore/src/tc/long_pass_layout.hpp,
+// kernels/long_pass_kernel.cu): which passes it takes, that each stage runs in place over a
+// permutation of the sequence, that its shared-memory accesses meet 32 distinct banks per warp,
+// and - running its three stages in double with the kernel's maps, butterfly deal, twiddle
+// exponents and FP16 words between the stages - that they give the DFT.
+#include <gtest/gtest.h>
+
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../../fftcore/src/tc/long_pass_layout.hpp"
+#include "../../fftcore/src/tc/plan_logic.hpp"
+#include "../../fftcore/src/tc/real_layout.hpp"
+#include "common/reference_dft.hpp"
+#include "tc_plan_helpers.hpp"
+
+namespace {
+
+namespace lp = fftcore::detail::tc::long_pass;
+using fftcore::detail::tc::PassLayout;
+using fftcore::detail::tc::PassParams;
+using cd = std::complex<double>;
+using tcfft::testing::plans::desc;
+using tcfft::testing::plans::layout_of;
+
+constexpr int kL = 1 << lp::kLogLength;
+constexpr int kButterflies = 1 << lp::kLogButterflies;
+
+TEST(TcLongPass, TakesEvery32768PointTransformAsOnePass) {
+  for (std::int64_t batch : {1, 2, 3, 5, 4099, 8192}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    PassLayout const l = layout_of(desc(1, kL, batch));
+    ASSERT_EQ(l.passes.size(), 1u);
+    PassParams const& p = l.passes[0];
+    EXPECT_EQ(p.log_length, lp::kLogLength);
+    EXPECT_EQ(p.log_tile, 0);
+    EXPECT_EQ(p.blocks, batch);
+    EXPECT_TRUE(lp::eligible(p));
+    EXPECT_EQ(l.workspace_bytes, 0u);
+  }
+  // No other length, and no pass it cannot run as the planner's passes stand.
+  for (int k : {14, 16, 17, 20}) {
+    for (PassParams const& p : layout_of(desc(1, std::int64_t{1} << k, 3)).passes) {
+      EXPECT_FALSE(lp::eligible(p)) << "n = 2^" << k;
+    }
+  }
+  PassParams const p = layout_of(desc(1, kL, 3)).passes[0];
+  for (auto change : {+[](PassParams& q) { q.in_fp32 = 1; }, +[](PassParams& q) { q.out_fp32 = 1; },
+                      +[](PassParams& q) { q.log_twiddle_n = 20; },
+                      +[](PassParams& q) { q.real_out = 1; }, +[](PassParams& q) { q.real_in = 1; },
+                      +[](PassParams& q) { q.in_elem_stride = 2; },
+                      +[](PassParams& q) { q.log_tile = 1; },
+                      +[](PassParams& q) { q.out_stride[0] = 2 * kL; }}) {
+    PassParams q = p;
+    change(q);
+    EXPECT_FALSE(lp::eligible(q));
+  }
+  // The hooks it applies itself (the planner leaves it no other kernel).
+  PassParams hooked = p;
+  float2 const factor{1.f, 0.f};
+  hooked.load_factors = &factor;
+  hooked.store_factors = &factor;
+  hooked.conjugate_store = 1;
+  EXPECT_TRUE(lp::eligible(hooked));
+  // Out of place with other strides: it reads all of a sequence before writing any.
+  PassParams moved = p;
+  moved.out_stride[0] = 2 * kL;
+  moved.scatter = 1;
+  EXPECT_TRUE(lp::eligible(moved));
+}
+
+TEST(TcLongPass, TakesTheRowFftOf2Pow16RealsWithTheSplitKernel) {
+  for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
+    for (std::int64_t batch : {1, 33}) {
+      fftcore::PlanDesc d = desc(1, 2 * kL, batch);
+      d.kind = kind;
+      fftcore::detail::tc::RealLayout l;
+      ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, l), fftcore::Status::kSuccess);
+      ASSERT_EQ(l.row.passes.size(), 1u);
+      EXPECT_TRUE(l.z_fp16);
+      EXPECT_TRUE(lp::eligible(l.row.passes[0]));
+    }
+  }
+}
+
+TEST(TcLongPass, StagesRunInPlaceOverPermutations) {
+  for (int s = 0; s < lp::kStages; ++s) {
+    std::vector<int> seen(kL, 0);
+    for (int q = 0; q < kButterflies; ++q) {
+      for (int m = 0; m < lp::kRadix; ++m) ++seen.at(static_cast<std::size_t>(lp::position(s, q, m)));
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), kL) << "stage " << s;
+  }
+  std::vector<int> out(kL, 0);
+  for (int q = 0; q < kButterflies; ++q) {
+    for (int k = 0; k < lp::kRadix; ++k) ++out.at(static_cast<std::size_t>(lp::output_index(q, k)));
+  }
+  EXPECT_EQ(std::count(out.begin(), out.end(), 1), kL);
+  // slot() is a permutation of the words.
+  std::set<int> slots;
+  for (int a = 0; a < kL; ++a) slots.insert(lp::slot(a));
+  EXPECT_EQ(static_cast<int>(slots.size()), kL);
+  EXPECT_EQ(*slots.rbegin(), kL - 1);
+  // Threads and rounds deal every butterfly once.
+  std::vector<int> dealt(kButterflies, 0);
+  for (int j = 0; j < lp::kThreads; ++j) {
+    for (int u = 0; u < lp::kRounds; ++u) ++dealt.at(static_cast<std::size_t>(lp::butterfly(j, u)));
+  }
+  EXPECT_EQ(std::count(dealt.begin(), dealt.end(), 1), kButterflies);
+}
+
+TEST(TcLongPass, SharedAccessesMeet32BanksAndGlobalOnesAreCoalesced) {
+  // Every warp access of every stage (input or output m of the lanes' butterflies; the
+  // stages write where they read) touches 32 distinct 4-byte banks.
+  for (int s = 0; s < lp::kStages; ++s) {
+    for (int u = 0; u < lp::kRounds; ++u) {
+      for (int w = 0; w < lp::kThreads / 32; ++w) {
+        for (int m = 0; m < lp::kRadix; ++m) {
+          std::set<int> banks;
+          for (int lane = 0; lane < 32; ++lane) {
+            int const q = lp::butterfly(32 * w + lane, u);
+            banks.insert(lp::slot(lp::position(s, q, m)) & 31);
+          }
+          ASSERT_EQ(banks.size(), 32u) << "stage " << s << " warp " << w << " m " << m;
+        }
+      }
+    }
+  }
+  // Stage 1's loads and stage 3's stores: a warp's lanes take 32 adjacent words.
+  for (int u = 0; u < lp::kRounds; ++u) {
+    for (int w = 0; w < lp::kThreads / 32; ++w) {
+      for (int m = 0; m < lp::kRadix; ++m) {
+        int const first_in = lp::position(0, lp::butterfly(32 * w, u), m);
+        int const first_out = lp::output_index(lp::butterfly(32 * w, u), m);
+        EXPECT_EQ(first_in % 32, 0);
+        EXPECT_EQ(first_out % 32, 0);
+        for (int lane = 0; lane < 32; ++lane) {
+          int const q = lp::butterfly(32 * w + lane, u);
+          ASSERT_EQ(lp::position(0, q, m), first_in + lane);
+          ASSERT_EQ(lp::output_index(q, m), first_out + lane);
+        }
+      }
+    }
+  }
+}
+
+/// The kernel's data flow in double: stage s reads its butterflies' inputs from the words,
+/// takes the 32-point DFT, multiplies output k by W_N^e (twiddle_exponent) and writes it back
+/// to the position it read (rounded to FP16 when `fp16`, as the kernel's words are); stage 3
+/// writes X[output_index].
+std::vector<cd> emulate(std::vector<cd> const& x, bool fp16) {
+  std::vector<cd> words(kL);
+  for (int a = 0; a < kL; ++a) words[static_cast<std::size_t>(lp::slot(a))] = x[static_cast<std::size_t>(a)];
+  auto const round = [fp16](cd v) {
+    if (!fp16) return v;
+    return cd(__half2float(__float2half_rn(static_cast<float>(v.real()))),
+              __half2float(__float2half_rn(static_cast<float>(v.imag()))));
+  };
+  std::vector<cd> out(kL);
+  for (int s = 0; s < lp::kStages; ++s) {
+    for (int q = 0; q < kButterflies; ++q) {
+      std::vector<cd> in(lp::kRadix), y(lp::kRadix);
+      for (int m = 0; m < lp::kRadix; ++m) {
+        in[static_cast<std::size_t>(m)] = words[static_cast<std::size_t>(lp::slot(lp::position(s, q, m)))];
+      }
+      for (int k = 0; k < lp::kRadix; ++k) {
+        cd sum = 0;
+        for (int m = 0; m < lp::kRadix; ++m) {
+          sum += in[static_cast<std::size_t>(m)] * tcfft::testing::root_of_unity(m * k, lp::kRadix, false);
+        }
+        y[static_cast<std::size_t>(k)] = sum * tcfft::testing::root_of_unity(lp::twiddle_exponent(s, q, k), kL, false);
+      }
+      for (int k = 0; k < lp::kRadix; ++k) {
+        if (s + 1 < lp::kStages) {
+          words[static_cast<std::size_t>(lp::slot(lp::position(s, q, k)))] = round(y[static_cast<std::size_t>(k)]);
+        } else {
+          out[static_cast<std::size_t>(lp::output_index(q, k))] = y[static_cast<std::size_t>(k)];
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(TcLongPass, EmulatedStagesGiveTheDft) {
+  unsigned seed = 0;
+  std::vector<cd> const x = tcfft::testing::random_complex(kL, seed);
+  std::vector<cd> ref = x;
+  tcfft::testing::fft_radix2(ref);
+  double const exact = tcfft::testing::relative_l2_error(emulate(x, false), ref);
+  EXPECT_LT(exact, 1e-12) << "seed " << seed;
+  // With the FP16 words between the stages: two roundings of unit relative size 2^-11 / sqrt(12)
+  // each (~1.4e-4 rms per component), so ~2e-4 relative L2; the bound leaves room, and a wrong
+  // map would give an error of order one.
+  double const rounded = tcfft::testing::relative_l2_error(emulate(x, true), ref);
+  EXPECT_GT(rounded, 1e-5) << "seed " << seed;
+  EXPECT_LT(rounded, 4e-4) << "seed " << seed;
+}
+
+}  // namespace
