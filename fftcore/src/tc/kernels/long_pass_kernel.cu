@@ -20,7 +20,7 @@ namespace lp = long_pass;
 
 constexpr int kTableEntries = 1 << (2 * lp::kLogRadix);  ///< stage 2's W_1024^(b0 k2)
 constexpr std::size_t kSmemBytes =
-    (std::size_t{1} << lp::kLogLength) * sizeof(std::uint32_t) + kTableEntries * sizeof(float2);
+    static_cast<std::size_t>(lp::kSlots) * sizeof(std::uint32_t) + kTableEntries * sizeof(float2);
 
 /// W_{2^15}^b (forward), b < 2^15, from the coarse table W_{2^14}: W_{2^14}^(b / 2), times
 /// W_{2^15} for odd b.
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   constexpr int kR = lp::kRadix;
   constexpr int kLogR = lp::kLogRadix;
   extern __shared__ std::uint32_t words[];  // the sequence, FP16 words at slot(position)
-  auto* const table = reinterpret_cast<float2*>(words + (1 << lp::kLogLength));
+  auto* const table = reinterpret_cast<float2*>(words + lp::kSlots);
   int const j = static_cast<int>(threadIdx.x);
   // The pass's scale in three equal factors, one per stage (stage 2's in its table), so that
   // the FP16 words between the stages grow no more than the scaled transform's outputs do.
@@ -106,7 +106,8 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
       float2 t = make_float2(s3, 0.f);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
-        words[lp::slot(lp::position(0, b, k))] = pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
+        words[lp::slot_base(0, b) + lp::slot_offset(0, k)] =
+            pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
         if (k + 1 < kR) t = cmul(t, w);
       }
     }
@@ -119,11 +120,13 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
       int const q = lp::butterfly(j, u);
       float2 a[kR];
 #pragma unroll
-      for (int m = 0; m < kR; ++m) a[m] = unpack_word(words[lp::slot(lp::position(1, q, m))]);
+      for (int m = 0; m < kR; ++m) {
+        a[m] = unpack_word(words[lp::slot_base(1, q) + lp::slot_offset(1, m)]);
+      }
       dft_pow2<kLogR>(a);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
-        words[lp::slot(lp::position(1, q, k))] =
+        words[lp::slot_base(1, q) + lp::slot_offset(1, k)] =
             pack_word(cmul(a[bit_reverse<kLogR>(k)], table[(k << kLogR) + b0]));
       }
     }
@@ -144,7 +147,9 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
       int const q = lp::butterfly(j, u);
       float2 a[kR];
 #pragma unroll
-      for (int m = 0; m < kR; ++m) a[m] = unpack_word(words[lp::slot(lp::position(2, q, m))]);
+      for (int m = 0; m < kR; ++m) {
+        a[m] = unpack_word(words[lp::slot_base(2, q) + lp::slot_offset(2, m)]);
+      }
       dft_pow2<kLogR>(a);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
