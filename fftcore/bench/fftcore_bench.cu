@@ -132,6 +132,7 @@ void print_small_table(std::string const& only, std::size_t total, Buffer const&
     long long batch;
   };
   for (Small const& sc : {Small{{1, 1LL << 17}, 1}, Small{{512, 256}, 2}, Small{{1, 1LL << 14}, 1},
+                          Small{{1, 1LL << 15}, 1}, Small{{1, 1LL << 15}, 64},
                           Small{{1, 1LL << 20}, 1}, Small{{1, 1LL << 22}, 1},
                           Small{{512, 512}, 1}, Small{{2048, 2048}, 1}}) {
     if (!selected(only, case_name(sc.c))) continue;

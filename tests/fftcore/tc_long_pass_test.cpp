@@ -34,8 +34,8 @@ using tcfft::testing::plans::layout_of;
 constexpr int kL = 1 << lp::kLogLength;
 constexpr int kButterflies = 1 << lp::kLogButterflies;
 
-TEST(TcLongPass, TakesEvery32768PointTransformAsOnePass) {
-  for (std::int64_t batch : {1, 2, 3, 5, 4099, 8192}) {
+TEST(TcLongPass, TakesThe32768PointTransformsOfLargeBatchesAsOnePass) {
+  for (std::int64_t batch : {64, 65, 4099, 8192}) {
     SCOPED_TRACE("batch " + std::to_string(batch));
     PassLayout const l = layout_of(desc(1, kL, batch));
     ASSERT_EQ(l.passes.size(), 1u);
@@ -46,13 +46,22 @@ TEST(TcLongPass, TakesEvery32768PointTransformAsOnePass) {
     EXPECT_TRUE(lp::eligible(p));
     EXPECT_EQ(l.workspace_bytes, 0u);
   }
-  // No other length, and no pass it cannot run as the planner's passes stand.
-  for (int k : {14, 16, 17, 20}) {
+  // Below 64 sequences (2^21 elements) two passes, whose smaller blocks spread over more SMs
+  // (the long pass runs one sequence per SM at a time); and no other length.
+  for (std::int64_t batch : {1, 3, 32, 63}) {
+    PassLayout const l = layout_of(desc(1, kL, batch));
+    EXPECT_EQ(l.passes.size(), 2u) << "batch " << batch;
+  }
+  for (int k : {14, 15, 16, 17, 20}) {
     for (PassParams const& p : layout_of(desc(1, std::int64_t{1} << k, 3)).passes) {
       EXPECT_FALSE(lp::eligible(p)) << "n = 2^" << k;
     }
   }
-  PassParams const p = layout_of(desc(1, kL, 3)).passes[0];
+  // FFTCORE_TC_SPLIT=15 asks for it at any batch.
+  PassLayout const forced = layout_of(desc(1, kL, 1), tcfft::testing::plans::split({15}));
+  ASSERT_EQ(forced.passes.size(), 1u);
+  EXPECT_TRUE(lp::eligible(forced.passes[0]));
+  PassParams const p = layout_of(desc(1, kL, 64)).passes[0];
   for (auto change : {+[](PassParams& q) { q.in_fp32 = 1; }, +[](PassParams& q) { q.out_fp32 = 1; },
                       +[](PassParams& q) { q.log_twiddle_n = 20; },
                       +[](PassParams& q) { q.real_out = 1; }, +[](PassParams& q) { q.real_in = 1; },
@@ -79,7 +88,7 @@ TEST(TcLongPass, TakesEvery32768PointTransformAsOnePass) {
 
 TEST(TcLongPass, TakesTheRowFftOf2Pow16RealsWithTheSplitKernel) {
   for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
-    for (std::int64_t batch : {1, 33}) {
+    for (std::int64_t batch : {64, 100}) {
       fftcore::PlanDesc d = desc(1, 2 * kL, batch);
       d.kind = kind;
       fftcore::detail::tc::RealLayout l;

@@ -280,13 +280,14 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
 }
 
 TEST_F(TcLongPass, SequencesAgainstCufftHalf) {
-  // One sequence (one block), 3 and 64 (fewer than the SMs), 300 (blocks take several
-  // sequences each, grid-stride), and the pass's scale split over its three stages.
-  run_cases({{1, 1 << 15, 1, nullptr},
-             {1, 1 << 15, 3, nullptr, fftcore::Scaling::kBySqrtN},
+  // One sequence (one block) and 3 through FFTCORE_TC_SPLIT=15 (the planner takes two passes
+  // below 64 sequences), 64 and 100 (fewer than the SMs), 300 (blocks take several sequences
+  // each, grid-stride), and the pass's scale split over its three stages.
+  run_cases({{1, 1 << 15, 1, "15"},
+             {1, 1 << 15, 3, "15", fftcore::Scaling::kBySqrtN},
              {1, 1 << 15, 64, nullptr},
              {1, 1 << 15, 300, nullptr},
-             {1, 1 << 15, 5, nullptr, fftcore::Scaling::kByN}},
+             {1, 1 << 15, 100, nullptr, fftcore::Scaling::kByN}},
             false, fftcore::detail::tc::long_pass::eligible);
 }
 

@@ -29,6 +29,8 @@ constexpr int kLogTargetBlockElements = 13;  // 64 KiB of FP32 shared memory, 51
 constexpr int kLogTargetBlockElementsFast = FFTCORE_TC_LOG_FAST_TILE;
 constexpr int kLogMinCoalescedTile = 3;      // 8 adjacent __half2 = one 32-byte sector
 constexpr std::int64_t kMaxElementsFp32Intermediate2d = 4096;
+/// The long pass (2^15 points) from 2^21 elements in all: 64 sequences.
+constexpr int kLogMinLongPassElements = 21;
 
 int log2_exact(std::int64_t v) {
   if (v <= 0 || (v & (v - 1)) != 0) return -1;
@@ -232,8 +234,13 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
     return {log_n - 12, 12};  // the short pass, then a 4096-point one (both FP16 inside)
   }
   // 2^15 points in one pass: the long pass (long_pass_layout.hpp), whose sequence stays in
-  // shared memory as FP16 words, instead of two passes over global memory (7, 8).
-  if (vector == 1 && !fp32_ends && log_n == long_pass::kLogLength) return {log_n};
+  // shared memory as FP16 words, instead of two passes over global memory (7, 8), where the
+  // batch fills the GPU: the long pass runs one sequence per SM at a time, so below ~64
+  // sequences it leaves SMs idle that the two passes' smaller blocks would use.
+  if (vector == 1 && !fp32_ends && log_n == long_pass::kLogLength &&
+      total >= (std::int64_t{1} << kLogMinLongPassElements)) {
+    return {log_n};
+  }
   // A 128-point first pass on the column pass (column_pass_layout.hpp), where it gets its whole
   // 32-column tiles (>= kMinBlocks of them: total >= 128 x 32 x 256 elements), then
   // register-chained passes of >= 256 points. H200, same run, ms per 2^28 elements (planner's
@@ -292,7 +299,11 @@ std::vector<int> split_override(char const* text) {
     int v = 0;
     int digits = 0;
     for (; *c >= '0' && *c <= '9' && digits < 3; ++c, ++digits) v = 10 * v + (*c - '0');
-    if (digits == 0 || v < 1 || v > kLogMaxBlockElements || parts.size() == 3) return {};
+    // 15 only alone: the long pass's one-pass 2^15 (it takes no other pass).
+    bool const long_alone = v == long_pass::kLogLength && parts.empty() && *c == '\0';
+    if (digits == 0 || v < 1 || (v > kLogMaxBlockElements && !long_alone) || parts.size() == 3) {
+      return {};
+    }
     parts.push_back(v);
     if (*c == ',') {
       ++c;

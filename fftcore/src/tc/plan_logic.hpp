@@ -23,8 +23,9 @@ struct PassLayout {
 /// Planner knobs (defaults are the product's choice; tests may vary them).
 struct PlanOptions {
   bool fp32_intermediate = false;  ///< keep the data between passes in FP32 (2x workspace)
-  /// log2 pass lengths (at most 3, each 1..14) for every axis of 2^(their sum) points, in place
-  /// of split_length's choice: for A/B measurements (FFTCORE_TC_SPLIT, see split_override).
+  /// log2 pass lengths (at most 3, each 1..14, or 15 alone: the long pass) for every axis of
+  /// 2^(their sum) points, in place of split_length's choice: for A/B measurements
+  /// (FFTCORE_TC_SPLIT, see split_override).
   std::vector<int> split;
   /// Strided register-chained passes (L = 256..4096 over adjacent columns) take at least
   /// 2^strided_log_columns adjacent columns where the tile then holds at most
