@@ -38,6 +38,18 @@ __device__ __forceinline__ float2 load_factor(PassParams const& p, std::uint32_t
   return h;
 }
 
+/// Butterfly q of stage kStage (1 or 2): its 32 inputs from the words, then their DFT,
+/// a[bit_reverse(k)] = DFT[k].
+template <int kStage>
+__device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int q,
+                                              float2 (&a)[lp::kRadix]) {
+#pragma unroll
+  for (int m = 0; m < lp::kRadix; ++m) {
+    a[m] = unpack_word(words[lp::slot_base(kStage, q) + lp::slot_offset(kStage, m)]);
+  }
+  dft_pow2<lp::kLogRadix>(a);
+}
+
 template <bool kInverse, bool kHooked>
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
@@ -119,11 +131,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     for (int u = 0; u < lp::kRounds; ++u) {
       int const q = lp::butterfly(j, u);
       float2 a[kR];
-#pragma unroll
-      for (int m = 0; m < kR; ++m) {
-        a[m] = unpack_word(words[lp::slot_base(1, q) + lp::slot_offset(1, m)]);
-      }
-      dft_pow2<kLogR>(a);
+      butterfly_dft<1>(words, q, a);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
         words[lp::slot_base(1, q) + lp::slot_offset(1, k)] =
@@ -146,11 +154,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     for (int u = 0; u < lp::kRounds; ++u) {
       int const q = lp::butterfly(j, u);
       float2 a[kR];
-#pragma unroll
-      for (int m = 0; m < kR; ++m) {
-        a[m] = unpack_word(words[lp::slot_base(2, q) + lp::slot_offset(2, m)]);
-      }
-      dft_pow2<kLogR>(a);
+      butterfly_dft<2>(words, q, a);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
         float2 y = cscale(a[bit_reverse<kLogR>(k)], s3);
