@@ -29,6 +29,10 @@
 // are a base plus constants (slot_base, slot_offset). An XOR swizzle (low five bits with bits
 // 10..14) was as conflict-free, but the compiler rebuilt it per access: ~4 integer
 // instructions per shared access, ~8 of the first version's ~87 instructions per point.
+// Measured (ms per 2^28 elements, same runs; fftcore/NOTES.md, session 18): H100 1.57 (two
+// passes) -> 0.91-0.94 (1.83-1.90x cuFFT FP16, 76-79 % of copy), H200 1.45 -> 0.89; issue-bound
+// (~75 instructions per point, 16 warps per SM meeting at three barriers per sequence). The
+// planner takes it from 64 sequences (plan_logic.cpp): a lone sequence runs on one SM.
 #pragma once
 
 #include "pass_params.hpp"
