@@ -25,7 +25,7 @@ inline std::complex<double> root_of_unity(double num, double den, bool inverse) 
 /// In-place radix-2 FFT in double, sign -1, natural order in and out (n a power of two): the
 /// reference of the CPU emulations, fast enough for every size they check.
 inline void fft_radix2(std::vector<std::complex<double>>& a) {
-  using cd = std::complex<double>;
+  using cplx = std::complex<double>;
   constexpr double kTwoPi = 6.283185307179586476925286766559;
   std::size_t const n = a.size();
   for (std::size_t i = 1, j = 0; i < n; ++i) {
@@ -34,7 +34,7 @@ inline void fft_radix2(std::vector<std::complex<double>>& a) {
     j ^= bit;
     if (i < j) std::swap(a[i], a[j]);
   }
-  static std::vector<std::vector<cd>> tables(40);  // tables[log len]: W_len^k, k < len / 2
+  static std::vector<std::vector<cplx>> tables(40);  // tables[log len]: W_len^k, k < len / 2
   for (std::size_t len = 2, log_len = 1; len <= n; len <<= 1, ++log_len) {
     auto& w = tables[log_len];
     for (std::size_t k = w.size(); k < len / 2; ++k) {
@@ -42,7 +42,7 @@ inline void fft_radix2(std::vector<std::complex<double>>& a) {
     }
     for (std::size_t i = 0; i < n; i += len) {
       for (std::size_t k = 0; k < len / 2; ++k) {
-        cd const u = a[i + k], v = a[i + k + len / 2] * w[k];
+        cplx const u = a[i + k], v = a[i + k + len / 2] * w[k];
         a[i + k] = u + v;
         a[i + k + len / 2] = u - v;
       }
