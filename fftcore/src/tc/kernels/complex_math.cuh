@@ -5,6 +5,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 namespace fftcore::detail::tc {
 
 __device__ __forceinline__ float2 cmul(float2 a, float2 b) {
@@ -19,6 +21,21 @@ __device__ __forceinline__ float2 coarse_twiddle(float2 const* coarse, int index
   float2 w = __ldg(coarse + index);
   if (inverse) w.y = -w.y;
   return w;
+}
+
+/// W_{2^15}^n (forward), n < 2^15, one step past the coarse table: W_{2^14}^(n / 2), times
+/// W_{2^15} for odd n.
+__device__ __forceinline__ float2 w_2pow15(float2 const* coarse, int n) {
+  float2 const w = __ldg(coarse + (n >> 1));
+  return (n & 1) != 0 ? cmul(w, make_float2(1.0f, -1.917475973e-04f)) : w;
+}
+
+/// Factor `index` of an ExecuteHooks array, conjugated on request.
+__device__ __forceinline__ float2 hook_factor(void const* factors, std::uint32_t index,
+                                              bool conjugate) {
+  float2 f = __ldg(static_cast<float2 const*>(factors) + index);
+  if (conjugate) f.y = -f.y;
+  return f;
 }
 
 /// The lane's four merge-16 twiddles W^(m k), m = 2 quad + {0, 1, 8, 9} (tw[r][h] for

@@ -610,9 +610,8 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
               std::uint32_t const dk = kQ * (8 * (i >> 1) + 16 * (i & 1) + 128 * j);
-              float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
-                               ((at0 + dk * se) & p.factor_mask));
-              if (conjugate) h.y = -h.y;
+              float2 const h =
+                  hook_factor(p.store_factors, (at0 + dk * se) & p.factor_mask, conjugate);
               float2 const y = cmul(make_float2(zr[j][i], zi[j][i]), cscale(h, factor));
               outv[j][i] = half2_bits(__float22half2_rn(y));
             }

@@ -22,22 +22,6 @@ constexpr int kTableEntries = 1 << (2 * lp::kLogRadix);  ///< stage 2's W_1024^(
 constexpr std::size_t kSmemBytes =
     static_cast<std::size_t>(lp::kSlots) * sizeof(std::uint32_t) + kTableEntries * sizeof(float2);
 
-/// W_{2^15}^b (forward), b < 2^15, from the coarse table W_{2^14}: W_{2^14}^(b / 2), times
-/// W_{2^15} for odd b.
-__device__ __forceinline__ float2 w_long(float2 const* coarse, int b) {
-  float2 const w = __ldg(coarse + (b >> 1));
-  return (b & 1) != 0 ? cmul(w, make_float2(1.0f, -1.917475973e-04f)) : w;
-}
-
-/// The load hook's factor of the element at `at` (conjugated for the inverse, which runs as
-/// the conjugate of a forward transform of the conjugated input).
-template <bool kInverse>
-__device__ __forceinline__ float2 load_factor(PassParams const& p, std::uint32_t at) {
-  float2 h = __ldg(static_cast<float2 const*>(p.load_factors) + (at & p.factor_mask));
-  if (kInverse) h.y = -h.y;
-  return h;
-}
-
 /// Butterfly q of stage kStage (1 or 2): its 32 inputs from the words, then their DFT,
 /// a[bit_reverse(k)] = DFT[k].
 template <int kStage>
@@ -109,12 +93,14 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
       if (load_hook) {
 #pragma unroll
         for (int m = 0; m < kR; ++m) {
-          a[m] = cmul(a[m], load_factor<kInverse>(
-                                p, in_at + static_cast<std::uint32_t>(lp::position(0, b, m))));
+          // Conjugated for the inverse, which runs as the conjugate of a forward transform of
+          // the conjugated input.
+          std::uint32_t const at = in_at + static_cast<std::uint32_t>(lp::position(0, b, m));
+          a[m] = cmul(a[m], hook_factor(p.load_factors, at & p.factor_mask, kInverse));
         }
       }
       dft_pow2<kLogR>(a);  // a[bit_reverse(k)] = DFT[k]
-      float2 const w = w_long(coarse, b);
+      float2 const w = w_2pow15(coarse, b);
       float2 t = make_float2(s3, 0.f);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
@@ -162,10 +148,9 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
         if (store_hook) {
           // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse, so
           // the factor is conjugated once more there.
-          float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
-                           ((seq_at + static_cast<std::uint32_t>(n)) & p.factor_mask));
-          if (flip_factor) h.y = -h.y;
-          y = cmul(y, h);
+          y = cmul(y, hook_factor(p.store_factors,
+                                  (seq_at + static_cast<std::uint32_t>(n)) & p.factor_mask,
+                                  flip_factor));
         }
         seq[n] = pack_word(y) ^ conj;
       }
@@ -205,8 +190,6 @@ cudaError_t prepare_long_pass_kernels() noexcept {
   }
   return e;
 }
-
-bool runs_long_pass(PassParams const& pass) noexcept { return long_pass::eligible(pass); }
 
 cudaError_t launch_long_pass(PassParams const& pass, void const* src, void* dst,
                              float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {

@@ -103,13 +103,6 @@ __device__ __forceinline__ void store_tile(char* tile, float2 const (&v)[kElemen
   }
 }
 
-/// Factor `index` of an ExecuteHooks array, conjugated on request.
-__device__ __forceinline__ float2 hook_factor(void const* factors, std::uint32_t index,
-                                              bool conjugate) {
-  float2 f = __ldg(static_cast<float2 const*>(factors) + index);
-  if (conjugate) f.y = -f.y;
-  return f;
-}
 
 /// v[i] *= factors[(base + offset of element i) & mask] for the thread's elements (the
 /// offsets are those of load_tile; mod 2^32 arithmetic commutes with the mask, which is below
@@ -404,10 +397,9 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
                ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)
                : cudaErrorInvalidValue;
   }
-  // 32768-point passes: the long pass only.
+  // 32768-point passes: the long pass only (it refuses the ones it cannot run).
   if (pass.log_length == long_pass::kLogLength) {
-    return runs_long_pass(pass) ? launch_long_pass(pass, src, dst, coarse, inverse, stream)
-                                : cudaErrorInvalidValue;
+    return launch_long_pass(pass, src, dst, coarse, inverse, stream);
   }
   // The warp pass first: at L = 256 it takes the untwiddled contiguous passes the
   // register-chained pass would (warp_pass_layout.hpp says why).

@@ -112,9 +112,9 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                                cudaStream_t stream) noexcept;
 
 /// The long pass (kernels/long_pass_kernel.cu): the 32768-point passes long_pass::eligible
-/// accepts, one sequence per 512-thread block in FP16 shared memory. No other kernel takes that
-/// length, so it has no A/B switch (FFTCORE_TC_SPLIT=7,8 gives the two-pass plan instead).
-[[nodiscard]] bool runs_long_pass(PassParams const& pass) noexcept;
+/// accepts (cudaErrorInvalidValue for the others), one sequence per 512-thread block in FP16
+/// shared memory. No other kernel takes that length, so it has no A/B switch
+/// (FFTCORE_TC_SPLIT=7,8 gives the two-pass plan instead).
 [[nodiscard]] cudaError_t prepare_long_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_long_pass(PassParams const& pass, void const* src, void* dst,
                                            float2 const* coarse, bool inverse,

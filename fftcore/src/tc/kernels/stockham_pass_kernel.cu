@@ -44,8 +44,7 @@ template <int kLogL>
 __device__ __forceinline__ float2 w_2m(float2 const* coarse, int n) {
   if constexpr (kLogL >= kLogCoarse) {
     static_assert(kLogL == kLogCoarse, "2M <= 2^15");
-    float2 const w = __ldg(coarse + (n >> 1));
-    return (n & 1) != 0 ? cmul(w, make_float2(1.0f, -1.917475973e-04f)) : w;
+    return w_2pow15(coarse, n);
   } else {
     return __ldg(coarse + (n << (kLogCoarse - kLogL - 1)));
   }
@@ -452,10 +451,9 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
               // ExecuteHooks::store_factors: output times its factor (indexed by its offset in
               // dst & mask), conjugated if asked; y is the conjugate of the output for the
               // inverse, so the factor is conjugated once more there.
-              float2 h = __ldg(static_cast<float2 const*>(p.store_factors) +
-                               ((seq_at + (u << kLogT) + (k << kLogNs3)) & p.factor_mask));
-              if (flip_factor) h.y = -h.y;
-              y = cmul(y, h);
+              y = cmul(y, hook_factor(p.store_factors,
+                                      (seq_at + (u << kLogT) + (k << kLogNs3)) & p.factor_mask,
+                                      flip_factor));
             }
             seq[(u << kLogT) + (k << kLogNs3)] = pack_word(y) ^ conj;
           }
