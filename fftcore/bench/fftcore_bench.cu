@@ -130,11 +130,16 @@ void print_small_table(std::string const& only, std::size_t total, Buffer const&
   struct Small {
     Case c;
     long long batch;
+    bool r2c = false;  ///< R2C (against cuFFT FP16's), else C2C
   };
+  // The R2C rows: 2^15 reals around the twin R2C's smallest batch (real_layout.hpp).
   for (Small const& sc : {Small{{1, 1LL << 17}, 1}, Small{{512, 256}, 2}, Small{{1, 1LL << 14}, 1},
                           Small{{1, 1LL << 15}, 1}, Small{{1, 1LL << 15}, 64},
                           Small{{1, 1LL << 20}, 1}, Small{{1, 1LL << 22}, 1},
-                          Small{{512, 512}, 1}, Small{{2048, 2048}, 1}}) {
+                          Small{{512, 512}, 1}, Small{{2048, 2048}, 1},
+                          Small{{1, 1LL << 15}, 128, true}, Small{{1, 1LL << 15}, 256, true},
+                          Small{{1, 1LL << 15}, 512, true}, Small{{1, 1LL << 15}, 1024, true},
+                          Small{{1, 1LL << 15}, 2048, true}}) {
     if (!selected(only, case_name(sc.c))) continue;
     std::size_t const elements = static_cast<std::size_t>(sc.c.rows * sc.c.cols * sc.batch);
     std::size_t const slices = std::max<std::size_t>(1, std::min<std::size_t>(64, total / elements));
@@ -144,7 +149,10 @@ void print_small_table(std::string const& only, std::size_t total, Buffer const&
     };
     int const repeats = 201;
     fftcore::Plan plan;
-    check(fftcore::make_plan(tc_desc(sc.c, sc.batch), plan), "small plan");
+    check(fftcore::make_plan(tc_desc(sc.c, sc.batch,
+                                     sc.r2c ? fftcore::Transform::kR2C : fftcore::Transform::kC2C),
+                             plan),
+          "small plan");
     std::size_t call = 0;
     float const tc_ms = time_ms([&] {
       check(fftcore::execute(plan, at(in, call), at(out, call), fftcore::Direction::kForward,
@@ -156,15 +164,18 @@ void print_small_table(std::string const& only, std::size_t total, Buffer const&
     cufftHandle handle = 0;
     check(cufftCreate(&handle), "create");
     std::size_t cws = 0;
-    check(cufftXtMakePlanMany(handle, rank, rank == 2 ? dims : dims + 1, nullptr, 1, 0, CUDA_C_16F,
-                              nullptr, 1, 0, CUDA_C_16F, sc.batch, &cws, CUDA_C_16F), "plan");
+    check(cufftXtMakePlanMany(handle, rank, rank == 2 ? dims : dims + 1, nullptr, 1, 0,
+                              sc.r2c ? CUDA_R_16F : CUDA_C_16F, nullptr, 1, 0, CUDA_C_16F,
+                              sc.batch, &cws, CUDA_C_16F),
+          "plan");
     call = 0;
     float const cu_ms = time_ms([&] {
       check(cufftXtExec(handle, at(in, call), at(out, call), CUFFT_FORWARD), "cufftXtExec");
       ++call;
     }, repeats);
     (void)cufftDestroy(handle);
-    std::printf("| %s | %lld | %d | %.1f | %.1f | %.2fx |\n", case_name(sc.c).c_str(), sc.batch,
+    std::printf("| %s%s | %lld | %d | %.1f | %.1f | %.2fx |\n", case_name(sc.c).c_str(),
+                sc.r2c ? " R2C" : "", sc.batch,
                 plan.passes(), tc_ms * 1e3, cu_ms * 1e3, cu_ms / tc_ms);
     std::fflush(stdout);
   }

@@ -271,6 +271,35 @@ TEST_F(RealTransform, R2cPairedSizesOddBatches) {
   }
 }
 
+/// The R2C of 2^15 reals in batches of 2^8 rows and more: two rows at a time on the long pass
+/// (PassParams::real_twin): whole items (256 rows), an odd batch (the last item has one row),
+/// more items than resident blocks (grid-stride, the next item's words prefetched), and
+/// scaled; a small set for compute-sanitizer.
+TEST_F(RealTransform, R2cTwinOddBatches) {
+  std::int64_t const n = std::int64_t{1} << 15;
+  for (std::int64_t batch : {256, 257, 1001}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    compare_r2c(0, n, batch);
+  }
+  for (Scaling scaling : {Scaling::kByN, Scaling::kBySqrtN}) {
+    SCOPED_TRACE(scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)");
+    unsigned seed = 0;
+    auto const x = random_real_half(static_cast<std::size_t>(257 * n), seed);
+    auto ref = reference_r2c(x, 0, n, 257);
+    double const s = scaling == Scaling::kByN ? 1.0 / static_cast<double>(n)
+                                              : 1.0 / std::sqrt(static_cast<double>(n));
+    for (auto& v : ref) v *= s;
+    std::vector<cd> y;
+    ASSERT_NO_FATAL_FAILURE(
+        run_real(real_desc(0, n, 257, Transform::kR2C, Backend::kTensorCore, scaling), x, {}, y));
+    double const l2 = tcfft::testing::relative_l2_error(y, ref);
+    std::printf("[real-accuracy] R2C tc scaled %-18s L2 %.3e  seed %u\n",
+                scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)", l2, seed);
+    EXPECT_GT(max_abs(y), 0.0) << "all-zero output";
+    EXPECT_LT(l2, kSanityL2) << "seed " << seed;
+  }
+}
+
 /// The C2R sizes with the split fused into the load, odd batches (as R2cFusedSizesOddBatches).
 TEST_F(RealTransform, C2rFusedSizesOddBatches) {
   for (int k = 9; k <= 15; ++k) {

@@ -89,15 +89,81 @@ FFTCORE_HD constexpr int twiddle_exponent(int s, int q, int k) {
 /// The output index (within the sequence) of output k3 of stage 3's butterfly q = k1 + 32 k2.
 FFTCORE_HD constexpr int output_index(int q, int k3) { return q + (k3 << 10); }
 
+// The twin R2C (PassParams::real_twin): the R2C of rows of N = 2^15 reals two at a time. Rows
+// a and b are read as one complex sequence z = x_a + i x_b (both real), whose DFT Z gives
+//   X_a[k] = (Z[k] + conj Z[N - k]) / 2,   X_b[k] = -i (Z[k] - conj Z[N - k]) / 2
+// for k = 0 .. N / 2: one long pass moves each row's bytes once, with no split twiddles. (The
+// other route, a 2^14-point FFT of x[2n] + i x[2n + 1] and the twiddled split, runs on the
+// Stockham pass, issue-bound at one block per SM: 0.61 ms per 2^28 reals on the H100, 1.50x the
+// C2C of 2^15 where 1.6x is asked.) Thread j loads the 4-byte words of both rows that hold
+// positions 2 j + 1024 m and 2 j + 1 + 1024 m, and its stage-1 butterflies are 2 j and 2 j + 1
+// (twin_butterfly); stage 2 runs as in the complex pass. Stage 3: round 0 takes butterfly
+// j = k1 + 32 k2 (k2 < 16), round 1 its mirror twin_partner(j), which
+// holds Z[N - k] for every output k of butterfly j (its output 31 - k3 for output k3); round 1
+// writes the outputs k3 < 16 of both, reading round 0's values back from round 0's own slots
+// as FP16 words (one rounding more than the complex pass). Thread 0 takes the two butterflies
+// that are their own mirrors, 0 and 512 (k1 = 0, k2 = 0 and 16), and also writes k = N / 2.
+
+/// The twin R2C's rows: 2^15 FP16 reals (2^14 words) in, M + 1 = 16385 words out, back to back.
+inline constexpr int kTwinInRow = 1 << (kLogLength - 1);
+inline constexpr int kTwinOutRow = (1 << (kLogLength - 1)) + 1;
+
+/// Stage-1 butterfly of thread j in round u of the twin R2C: 2 j + (u ^ e), e = 1 on lanes
+/// 16..31, so that each of the round's stores meets 32 banks (lanes 0..15 on even positions,
+/// 16..31 on odd ones). Its inputs x[b + 1024 m] are halves of the thread's 4-byte loads of
+/// both rows, x[2 j + 1024 m] and x[2 j + 1 + 1024 m].
+FFTCORE_HD constexpr int twin_butterfly(int j, int u) { return 2 * j + (u ^ ((j >> 4) & 1)); }
+
+/// Stage-3 round-1 butterfly of thread j of the twin R2C (round 0: butterfly j): the mirror of
+/// j = k1 + 32 k2, (-k1 mod 32) + 32 ((-k2 - [k1 != 0]) mod 32), whose output 31 - k3 is
+/// Z[N - k] of j's output k3; thread 0 takes butterfly 512 (k1 = 0, k2 = 16).
+FFTCORE_HD constexpr int twin_partner(int j) {
+  int const k1 = j & (kRadix - 1), k2 = j >> kLogRadix;
+  return j == 0 ? 512
+                : ((kRadix - k1) & (kRadix - 1)) +
+                      ((((k1 != 0 ? kRadix - 1 : kRadix) - k2) & (kRadix - 1)) << kLogRadix);
+}
+
+/// Output k3 (< 32) of stage 3's butterfly whose value is Z[N - k] for output `k3` of thread
+/// j's butterfly `q` (j or twin_partner(j)), as (round, output): round 0 is butterfly j,
+/// round 1 twin_partner(j). The kernel's selection, for the CPU tests.
+struct TwinSource {
+  int round;
+  int k3;
+};
+FFTCORE_HD constexpr TwinSource twin_mirror_source(int j, int round, int k3) {
+  // Thread 0: each butterfly is its own mirror (512's output 31 - k3, 0's output -k3 mod 32).
+  return j == 0 ? TwinSource{round, round == 0 ? (kRadix - k3) & (kRadix - 1) : kRadix - 1 - k3}
+                : TwinSource{1 - round, kRadix - 1 - k3};
+}
+
+/// The twin split of one output k from z = Z[k] and zm = Z[N - k] (any type with members x, y):
+/// xa = Z[k] + conj Z[N - k], xb = -i (Z[k] - conj Z[N - k]), i.e. 2 X_a[k] and 2 X_b[k] (the
+/// kernel's Z carries the 1/2).
+template <typename C>
+FFTCORE_HD constexpr void twin_split(C z, C zm, C& xa, C& xb) {
+  xa.x = z.x + zm.x;
+  xa.y = z.y - zm.y;
+  xb.x = z.y + zm.y;
+  xb.y = zm.x - z.x;
+}
+
 /// Whether the long pass runs `p`: FP16 in and out, L = 32768, one sequence per tile, no pass
 /// twiddle, no real split, unit element strides on both sides, and a layout safe to run in
 /// place sequence by sequence (a block reads all of a sequence before it writes any of it).
 /// Load and store hooks it applies: the planner leaves no other kernel for this length.
+/// The twin R2C (real_twin, the only real split it takes): out of place, no hooks (checked at
+/// launch), rows back to back (an item's two rows: in_stride[1] = 2 kTwinInRow words,
+/// out_stride[1] = 2 kTwinOutRow).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
+  bool const twin_ok = p.real_twin == 0 || (p.scatter != 0 && p.in_stride[1] == 2 * kTwinInRow &&
+                                          p.out_stride[1] == 2 * kTwinOutRow &&
+                                          p.extent[0] == 1 && p.extent[2] == 1 &&
+                                          p.conjugate_store == 0);
   return p.log_length == kLogLength && p.log_tile == 0 && p.in_fp32 == 0 && p.out_fp32 == 0 &&
          p.log_twiddle_n == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
          p.real_in_columns == 0 && p.in_elem_stride == 1 && p.out_elem_stride == 1 &&
-         (p.scatter != 0 || same_places(p));
+         (p.scatter != 0 || same_places(p)) && twin_ok;
 }
 
 }  // namespace fftcore::detail::tc::long_pass

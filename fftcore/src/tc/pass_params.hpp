@@ -79,6 +79,13 @@ struct PassParams {
   /// pass keeps Z in FP32, the register-chained pass rounds Z / 4 to FP16 once. `scale` carries
   /// the 4 and the split's scale.
   std::int32_t real_in_columns = 0;
+  /// The R2C of rows of 2^15 reals two at a time on the long pass (long_pass_layout.hpp,
+  /// "twin"): item d1 reads rows a = 2 d1 and b = 2 d1 + 1 (FP16 reals, in_stride[1] / 2 words
+  /// apart) as one complex sequence z = x_a + i x_b, and writes both rows' M + 1 = 16385
+  /// half-spectrum values (out_stride[1] / 2 apart) from Z[k] and Z[N - k]. twin_odd: the last
+  /// item has row a only.
+  std::int32_t real_twin = 0;
+  std::int32_t twin_odd = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
   /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1

@@ -16,6 +16,7 @@
 
 #include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
+#include "tc/long_pass_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -66,7 +67,7 @@ RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noe
   if (buffer == Buffer::kWorkspace) {
     return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
   }
-  if (layout.paired || layout.column_split) {  // 1-D, the split in a row pass
+  if (layout.paired || layout.column_split || layout.twin) {  // 1-D, the split in a row pass
     return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kOut;
   }
   // The row FFT's other side is Z, the column FFT's is Y; the split step sits between them.
@@ -191,9 +192,51 @@ bool fuse_column_split(RealLayout& layout) {
   return true;
 }
 
+/// The twin R2C (real_layout.hpp), when the 2^15-point complex FFT of the row pairs is one long
+/// pass: that pass over rows / 2 (rounded up) items of two rows, `in` to `out`, at the R2C's
+/// whole scale (the split's 1/2 is the kernel's).
+bool fuse_twin(PlanDesc const& desc, RealLayout& layout) {
+  if (!layout.r2c || layout.rank2 || layout.log_m != long_pass::kLogLength - 1 ||
+      layout.rows < (std::int64_t{1} << kLogMinTwinRows)) {
+    return false;
+  }
+  std::int64_t const items = (layout.rows + 1) / 2;
+  PassLayout pair;
+  if (build_axis_layout(long_pass::kLogLength, 1, items, desc.scaling, pair) != Status::kSuccess ||
+      pair.passes.size() != 1 || pair.passes.front().log_length != long_pass::kLogLength) {
+    return false;
+  }
+  PassParams p = pair.passes.front();
+  p.real_twin = 1;
+  p.twin_odd = static_cast<std::int32_t>(layout.rows & 1);
+  for (int i = 0; i < kDigits; ++i) {
+    p.in_stride[i] = 0;
+    p.out_stride[i] = 0;
+    p.twiddle_stride[i] = 0;
+  }
+  p.extent[0] = 1;
+  p.extent[1] = items;
+  p.extent[2] = 1;
+  p.in_stride[1] = 2 * long_pass::kTwinInRow;
+  p.out_stride[1] = 2 * long_pass::kTwinOutRow;
+  p.in_elem_stride = 1;
+  p.out_elem_stride = 1;
+  p.tiles0 = 1;
+  p.blocks = items;
+  p.scatter = 1;
+  p.src = Buffer::kIn;
+  p.dst = Buffer::kOut;
+  set_origin_shortcuts(p);
+  if (!long_pass::eligible(p)) return false;
+  layout.row.passes.assign(1, p);
+  layout.row.workspace_bytes = 0;
+  layout.twin = true;
+  return true;
+}
+
 }  // namespace
 
-Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) noexcept {
+Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -231,6 +274,10 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse) no
   auto const build_rows = [&](bool fp32_ends) {
     return build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row, fp32_ends);
   };
+  if (fuse && twin && fuse_twin(desc, layout)) {
+    // One pass from the reals to the half spectrum (no workspace): the rest does not apply.
+    return Status::kSuccess;
+  }
   if (m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }

@@ -23,6 +23,9 @@
 // Paired (1-D R2C, M > 16384, where the last of the row FFT's passes has a tile of
 // fast::pairs_log_tile: 2^17 and 2^18 reals in large batches): the split in that pass's store,
 // each block holding sequences t and their mirrors P - t (PassParams::real_pairs); no Z.
+// Twin (1-D R2C of 2^15 reals, M = 16384, in batches of 2^8 rows and more): rows two at a time
+// as one complex 2^15-point sequence x_a + i x_b on the long pass, split in its last stage
+// (PassParams::real_twin, long_pass_layout.hpp); no Z, no split kernel, no twiddled split.
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
@@ -63,6 +66,9 @@ struct RealLayout {
   /// that takes the split: it rides in its load (PassParams::real_in_columns), which reads `in`;
   /// no Z, no split kernel.
   bool column_split = false;
+  /// 1-D R2C of 2^15 reals in batches of 2^kLogMinTwinRows and more: one long pass over row
+  /// pairs (PassParams::real_twin) from `in` to `out`, in `row`; no Z, no split kernel.
+  bool twin = false;
   std::int64_t y_pitch = 0;  ///< fused or small rank 2: Y's row pitch, M + 1 rounded up to 8
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
   PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
@@ -82,14 +88,19 @@ inline constexpr std::int64_t kSmallRealMaxM = 128;
 /// half spectrum may be padded; the one-thread-per-row kernel's may not).
 inline constexpr std::int64_t kMediumRealMinM = 64;
 
+/// The twin R2C's smallest batch (rows of 2^15 reals): from here the long pass's row pairs,
+/// one per SM at a time, fill the H100's 132 SMs at least once (below, the fused Stockham pass
+/// runs a row per SM in fewer waves).
+inline constexpr int kLogMinTwinRows = 8;
+
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as
 /// real_buffer() says.
 /// `fuse`: take the fused split and the FP16 Z where they apply (false: FP32 Z and Y and the
 /// split kernel everywhere, for A/B measurements and where the register-chained pass is
-/// switched off).
+/// switched off). `twin`: take the twin R2C where it applies (with `fuse`).
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout,
-                                       bool fuse = true) noexcept;
+                                       bool fuse = true, bool twin = true) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

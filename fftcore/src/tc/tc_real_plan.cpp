@@ -38,7 +38,9 @@ class TensorCoreRealPlan final : public BackendPlan {
   /// The row and column passes and the split kernel between them.
   [[nodiscard]] int passes() const noexcept override {
     return static_cast<int>(layout_.row.passes.size() + layout_.column.passes.size()) +
-           (layout_.fused || layout_.paired || layout_.column_split ? 0 : 1);  // small: one kernel
+           (layout_.fused || layout_.paired || layout_.column_split || layout_.twin
+                ? 0
+                : 1);  // small: one kernel
   }
 
   [[nodiscard]] Status execute(void const* in, void* out, Direction, void* workspace,
@@ -71,7 +73,7 @@ class TensorCoreRealPlan final : public BackendPlan {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
       // The split rode in the row pass's store (to out, or to Y in FP16), or in the last row
       // pass's over sequence pairs (1-D, to out).
-      if (layout_.fused || layout_.paired) {
+      if (layout_.fused || layout_.paired || layout_.twin) {
         return run(layout_.column, true, b, false, stream);
       }
       split.in_fp32 = has_rows && !layout_.z_fp16;
@@ -143,8 +145,10 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   // own kernel: for A/B measurements in one build.
   static bool const fuse =
       tc::env_switch_on("FFTCORE_TC_FUSED_SPLIT") && tc::env_switch_on("FFTCORE_TC_FAST_PASS");
+  // FFTCORE_TC_TWIN_R2C=0 keeps the 2^15-real R2C on the fused Stockham pass (A/B).
+  static bool const twin = tc::env_switch_on("FFTCORE_TC_TWIN_R2C");
   tc::RealLayout layout;
-  if (Status s = tc::build_real_layout(desc, layout, fuse); s != Status::kSuccess) return s;
+  if (Status s = tc::build_real_layout(desc, layout, fuse, twin); s != Status::kSuccess) return s;
   if (Status s = check_tensor_core_device(); s != Status::kSuccess) return s;
   auto plan =
       std::unique_ptr<TensorCoreRealPlan>(new (std::nothrow) TensorCoreRealPlan(std::move(layout)));

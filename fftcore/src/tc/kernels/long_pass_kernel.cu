@@ -34,6 +34,49 @@ __device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int q,
   dft_pow2<lp::kLogRadix>(a);
 }
 
+/// Stage 2's table W_1024^(b0 k2) s3, entry k2 * 32 + b0.
+__device__ __forceinline__ void fill_table(float2* table, float2 const* coarse, float s3, int j) {
+  constexpr int kR = lp::kRadix;
+  for (int e = j; e < kTableEntries; e += lp::kThreads) {  // [k2][b0]
+    int const k2 = e >> lp::kLogRadix, b0 = e & (kR - 1);
+    table[e] = cscale(__ldg(coarse + (((b0 * k2) & (kTableEntries - 1)) << (kLogCoarse - 10))), s3);
+  }
+}
+
+/// Stage 1 of butterfly b on its inputs a[m] = x[b + 1024 m]: writes W_N^(b k1) s3 DFT[k1] to
+/// position b + 1024 k1.
+__device__ __forceinline__ void stage1_butterfly(std::uint32_t* words, float2 const* coarse, int b,
+                                                 float s3, float2 (&a)[lp::kRadix]) {
+  constexpr int kR = lp::kRadix;
+  dft_pow2<lp::kLogRadix>(a);  // a[bit_reverse(k)] = DFT[k]
+  float2 const w = w_2pow15(coarse, b);
+  float2 t = make_float2(s3, 0.f);
+#pragma unroll
+  for (int k = 0; k < kR; ++k) {
+    words[lp::slot_base(0, b) + lp::slot_offset(0, k)] =
+        pack_word(cmul(a[bit_reverse<lp::kLogRadix>(k)], t));
+    if (k + 1 < kR) t = cmul(t, w);
+  }
+}
+
+/// Stage 2 (thread j's two rounds): butterfly q = b0 + 32 k1 reads position b0 + 32 m + 1024 k1,
+/// writes W_1024^(b0 k2) s3 DFT[k2] in their place.
+__device__ __forceinline__ void stage2(std::uint32_t* words, float2 const* table, int j) {
+  constexpr int kR = lp::kRadix;
+  int const b0 = j & (kR - 1);
+#pragma unroll 1
+  for (int u = 0; u < lp::kRounds; ++u) {
+    int const q = lp::butterfly(j, u);
+    float2 a[kR];
+    butterfly_dft<1>(words, q, a);
+#pragma unroll
+    for (int k = 0; k < kR; ++k) {
+      words[lp::slot_base(1, q) + lp::slot_offset(1, k)] =
+          pack_word(cmul(a[bit_reverse<lp::kLogRadix>(k)], table[(k << lp::kLogRadix) + b0]));
+    }
+  }
+}
+
 template <bool kInverse, bool kHooked>
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
@@ -45,10 +88,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   // The pass's scale in three equal factors, one per stage (stage 2's in its table), so that
   // the FP16 words between the stages grow no more than the scaled transform's outputs do.
   float const s3 = cbrtf(p.scale);
-  for (int e = j; e < kTableEntries; e += lp::kThreads) {  // [k2][b0]
-    int const k2 = e >> kLogR, b0 = e & (kR - 1);
-    table[e] = cscale(__ldg(coarse + (((b0 * k2) & (kTableEntries - 1)) << (kLogCoarse - 10))), s3);
-  }
+  fill_table(table, coarse, s3, j);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
   bool const flip_factor = (p.conjugate_store != 0) != kInverse;
@@ -99,31 +139,10 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
           a[m] = cmul(a[m], hook_factor(p.load_factors, at & p.factor_mask, kInverse));
         }
       }
-      dft_pow2<kLogR>(a);  // a[bit_reverse(k)] = DFT[k]
-      float2 const w = w_2pow15(coarse, b);
-      float2 t = make_float2(s3, 0.f);
-#pragma unroll
-      for (int k = 0; k < kR; ++k) {
-        words[lp::slot_base(0, b) + lp::slot_offset(0, k)] =
-            pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
-        if (k + 1 < kR) t = cmul(t, w);
-      }
+      stage1_butterfly(words, coarse, b, s3, a);
     }
     __syncthreads();
-    // Stage 2: butterfly q = b0 + 32 k1 reads position b0 + 32 m + 1024 k1, writes
-    // W_1024^(b0 k2) s3 DFT[k2] in their place.
-    int const b0 = j & (kR - 1);
-#pragma unroll 1
-    for (int u = 0; u < lp::kRounds; ++u) {
-      int const q = lp::butterfly(j, u);
-      float2 a[kR];
-      butterfly_dft<1>(words, q, a);
-#pragma unroll
-      for (int k = 0; k < kR; ++k) {
-        words[lp::slot_base(1, q) + lp::slot_offset(1, k)] =
-            pack_word(cmul(a[bit_reverse<kLogR>(k)], table[(k << kLogR) + b0]));
-      }
-    }
+    stage2(words, table, j);
     __syncthreads();
     // The next sequence's first-round words, in flight while this one's last stage runs.
     std::uint32_t* const seq = to;
@@ -159,6 +178,147 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   }
 }
 
+/// The twin R2C (PassParams::real_twin; long_pass_layout.hpp has the maps): rows a = 2 d1 and
+/// b = 2 d1 + 1 of N = 2^15 FP16 reals as the sequence x_a + i x_b, and from its DFT Z both rows'
+/// half spectra X_a[k], X_b[k], k <= N / 2. Item by item as the complex kernel, forward only.
+/// Row b lies lp::kTwinInRow words past row a in the input and lp::kTwinOutRow past it in the
+/// output (long_pass::eligible): immediate offsets, no pointers of their own.
+/// Thread j loads the 4-byte words x[2 j + 1024 m], x[2 j + 1 + 1024 m] of both rows (m < 32):
+/// the inputs of its stage-1 butterflies 2 j and 2 j + 1. The next item's words of m < 16 are
+/// loaded before stage 3, those of m >= 16 as round 1 frees its registers. (Placing the words
+/// in shared memory for stage 1 to read, as the complex pass's butterflies j and j + 512,
+/// measured 1.06x slower: 64 more shared accesses per thread and a barrier.)
+__global__ void __launch_bounds__(lp::kThreads, 1)
+    long_twin_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+  constexpr int kR = lp::kRadix;
+  constexpr int kLogR = lp::kLogRadix;
+  constexpr int kHalf = kR / 2;
+  constexpr int kLateFrom = kHalf / 2;  // round 1's step from which the late words load
+  extern __shared__ std::uint32_t words[];  // the sequence, FP16 words at slot(position)
+  auto* const table = reinterpret_cast<float2*>(words + lp::kSlots);
+  int const j = static_cast<int>(threadIdx.x);
+  float const s3 = cbrtf(p.scale);
+  // Stage 2's table carries stage 3's share of the scale and the split's 1/2 as well, so that
+  // stage 3 scales nothing (128 multiplications per thread and item fewer).
+  fill_table(table, coarse, s3 * (0.5f * s3), j);
+  auto const base_of = [&](std::int64_t item, std::uint32_t const*& from, std::uint32_t*& to,
+                           bool& has_b) {
+    BlockOrigin const o = block_origin(p, item);
+    from = opaque(static_cast<std::uint32_t const*>(src) + o.in_base + j);
+    to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base);
+    has_b = p.twin_odd == 0 || item + 1 != p.blocks;
+  };
+  // raw_a[m], raw_b[m]: x[2 j + 1024 m] (low half) and x[2 j + 1 + 1024 m] (high) of each row;
+  // row b reads as zeros (and is not written) where the last item has none.
+  std::uint32_t raw_a[kR], raw_b[kR];
+  std::uint32_t const* from = nullptr;
+  std::uint32_t* to = nullptr;
+  bool has_b = false;
+  // Zeros where there is no next item, so that no earlier value stays live through the loop
+  // (a load under `if (more)` keeps the old words alive across all three stages: spills).
+  auto const load = [&](int m, bool more) {
+    raw_a[m] = more ? from[m << (kLogR + 4)] : 0u;  // word (2 j + 1024 m) / 2
+    raw_b[m] = more && has_b ? from[lp::kTwinInRow + (m << (kLogR + 4))] : 0u;
+  };
+  // Stage 1 from registers: thread j's round u takes butterfly lp::twin_butterfly(j, u) =
+  // 2 j + (u ^ e), e = 1 on lanes 16..31 (so that each store meets 32 banks), whose inputs are
+  // the low (2 j) or high (2 j + 1) halves of raw_a[m] and raw_b[m].
+  int const e = (j >> 4) & 1;
+  std::uint32_t const select0 = e != 0 ? 0x7632u : 0x5410u;
+  std::uint32_t const select1 = e != 0 ? 0x5410u : 0x7632u;
+  // A zero the compiler cannot see (long_pass::eligible: log_tile is 0). Round 0's words take
+  // round 1's packed words as an input through it, so that the packing happens before round
+  // 0's arithmetic and 32 registers carry round 1's halves through it, not the 64 of raw_a and
+  // raw_b (the compiler sank the packing into round 1: spills).
+  auto const zero = static_cast<std::uint32_t>(p.log_tile);
+  std::int64_t item = blockIdx.x;
+  if (item < p.blocks) {
+    base_of(item, from, to, has_b);
+#pragma unroll
+    for (int m = 0; m < kR; ++m) load(m, true);
+  }
+#pragma unroll 1
+  for (; item < p.blocks; item += gridDim.x) {
+    std::uint32_t later[kR];
+    {
+      float2 a[kR];
+#pragma unroll
+      for (int m = 0; m < kR; ++m) {
+        later[m] = __byte_perm(raw_a[m], raw_b[m], select1);
+        a[m] = unpack_word(__byte_perm(raw_a[m], raw_b[m], select0) | (later[m] & zero));
+      }
+      stage1_butterfly(words, coarse, lp::twin_butterfly(j, 0), s3, a);
+    }
+    {
+      float2 a[kR];
+#pragma unroll
+      for (int m = 0; m < kR; ++m) a[m] = unpack_word(later[m]);
+      stage1_butterfly(words, coarse, lp::twin_butterfly(j, 1), s3, a);
+    }
+    __syncthreads();
+    stage2(words, table, j);
+    __syncthreads();
+    // The next item's words of m < 16, in flight while this one's last stage runs.
+    std::uint32_t* const seq = to;
+    bool const store_b = has_b;
+    std::int64_t const next_item = item + gridDim.x;
+    bool const more = next_item < p.blocks;
+    if (more) base_of(next_item, from, to, has_b);
+#pragma unroll
+    for (int m = 0; m < kHalf; ++m) load(m, more);
+    // Stage 3, round 0: butterfly j's DFT (times s3 / 2, from stage 2's table) back to its own
+    // slots, in natural order.
+    int const qa = j;
+    int const at_a = lp::slot_base(2, qa);
+    {
+      float2 a[kR];
+      butterfly_dft<2>(words, qa, a);
+#pragma unroll
+      for (int k = 0; k < kR; ++k) words[at_a + k] = pack_word(a[bit_reverse<kLogR>(k)]);
+    }
+    // Round 1: the mirror butterfly in registers; outputs k3 < 16 of both butterflies, each
+    // with the value lp::twin_mirror_source names: Z[N - k] of j's output k3 is the mirror's
+    // output 31 - k3, and for thread 0 (butterflies 0 and 512, their own mirrors) 512's output
+    // 31 - k3 and 0's output -k3 mod 32.
+    int const qb = lp::twin_partner(j);
+    bool const t0 = j == 0;
+    float2 bv[kR];
+    butterfly_dft<2>(words, qb, bv);
+    // X_a[k] = Z[k] + conj Z[N - k], X_b[k] = -i (Z[k] - conj Z[N - k]) (Z carries s3 / 2).
+    auto const put = [&](int k, float2 z, float2 zm) {
+      float2 xa, xb;
+      lp::twin_split(z, zm, xa, xb);
+      seq[k] = pack_word(xa);
+      if (store_b) seq[lp::kTwinOutRow + k] = pack_word(xb);
+    };
+#pragma unroll
+    for (int i = 0; i < kHalf; ++i) {
+      float2 const bi = bv[bit_reverse<kLogR>(i)];
+      float2 const bm = bv[bit_reverse<kLogR>(kR - 1 - i)];
+      float2 const ai = unpack_word(words[at_a + i]);
+      // The value of round 0 that some output needs: round 0's output 31 - i (the mirror of
+      // round 1's output i), or for thread 0 its output -i mod 32 (of its own output i).
+      int const off = lp::twin_mirror_source(1, 1, i).k3;
+      int const off0 = lp::twin_mirror_source(0, 0, i).k3;
+      float2 const am = unpack_word(words[at_a + (t0 ? off0 : off)]);
+      put(qb + (i << 10), bi, t0 ? bm : am);
+      put(qa + (i << 10), ai, t0 ? am : bm);
+      if (i >= kLateFrom) {  // four of bv's registers freed per step: the late words
+        constexpr int kPer = kHalf / (kHalf - kLateFrom);
+#pragma unroll
+        for (int m = kHalf + kPer * (i - kLateFrom); m < kHalf + kPer * (i - kLateFrom + 1); ++m) {
+          load(m, more);
+        }
+      }
+    }
+    if (t0) {  // k = N / 2: butterfly 0's output 16, its own mirror
+      float2 const z = unpack_word(words[at_a + kHalf]);
+      put(kHalf << 10, z, z);
+    }
+    __syncthreads();  // this stage's reads before the next item's stage-1 writes
+  }
+}
+
 template <bool kInverse, bool kHooked>
 std::atomic<int>& resident_cache() {
   static std::atomic<int> cache{0};
@@ -177,12 +337,24 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst,
   return cudaGetLastError();
 }
 
+cudaError_t launch_twin(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                        cudaStream_t stream) noexcept {
+  static std::atomic<int> cache{0};
+  unsigned grid = 0;
+  cudaError_t const e =
+      resident_grid(long_twin_kernel, lp::kThreads, kSmemBytes, cache, pass.blocks, grid);
+  if (e != cudaSuccess) return e;
+  long_twin_kernel<<<grid, lp::kThreads, kSmemBytes, stream>>>(pass, src, dst, coarse);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t prepare_long_pass_kernels() noexcept {
   cudaError_t e = cudaSuccess;
   for (auto const kernel : {long_pass_kernel<false, false>, long_pass_kernel<true, false>,
-                            long_pass_kernel<false, true>, long_pass_kernel<true, true>}) {
+                            long_pass_kernel<false, true>, long_pass_kernel<true, true>,
+                            long_twin_kernel}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(kSmemBytes));
@@ -195,6 +367,10 @@ cudaError_t launch_long_pass(PassParams const& pass, void const* src, void* dst,
                              float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
   if (!long_pass::eligible(pass)) return cudaErrorInvalidValue;
   bool const hooked = pass.load_factors != nullptr || pass.store_factors != nullptr;
+  if (pass.real_twin != 0) {  // the twin R2C: forward, no hooks
+    return inverse || hooked ? cudaErrorInvalidValue
+                             : launch_twin(pass, src, dst, coarse, stream);
+  }
   if (hooked) {
     return inverse ? launch_variant<true, true>(pass, src, dst, coarse, stream)
                    : launch_variant<false, true>(pass, src, dst, coarse, stream);
