@@ -103,8 +103,8 @@ FFTCORE_HD constexpr int output_index(int q, int k3) { return q + (k3 << 10); }
 // writes the outputs k3 < 16 of both, reading round 0's values back from round 0's own slots
 // as FP16 words (one rounding more than the complex pass). Thread 0 takes the two butterflies
 // that are their own mirrors, 0 and 512 (k1 = 0, k2 = 0 and 16), and also writes k = N / 2.
-// Measured (H100, ms per 2^28 reals, same calls): 0.571-0.582 against 0.607-0.620 on the
-// Stockham pass, 1.58-1.61x the C2C of 2^15 (0.91-0.93); error 0.23x cuFFT FP16's. It issues
+// Measured (H100, ms per 2^28 reals, same calls): 0.550-0.553 against 0.616-0.628 on the
+// Stockham pass, 1.67-1.68x the C2C of 2^15 (0.92-0.93); error 0.23x cuFFT FP16's. It issues
 // ~10 % more instructions per point than the complex pass (the split, round 0's shared-memory
 // round trip) and waits more on shared memory (ncu: short scoreboard and MIO throttle).
 // The planner takes it from 2^kLogMinTwinRows rows (real_layout.hpp); at 256..2048 rows it

@@ -186,7 +186,8 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
 /// Thread j loads the 4-byte words x[2 j + 1024 m], x[2 j + 1 + 1024 m] of both rows (m < 32):
 /// the inputs of its stage-1 butterflies 2 j and 2 j + 1. The next item's words of m < 16 are
 /// loaded before stage 3, those of m >= 16 as round 1 frees its registers. Tried and slower
-/// (H100, ms per 2^28 reals, against 0.571-0.582 for this form; fftcore/NOTES.md, session 19):
+/// (H100, ms per 2^28 reals, against 0.571-0.582 for this form with the late words from round
+/// 1's step 8; 0.550-0.553 from step 0; fftcore/NOTES.md, session 19):
 /// the words placed in shared memory for stage 1 to read as the complex pass's butterflies j
 /// and j + 512 (64 more shared accesses per thread and a barrier), 0.647; round 0's outputs in a
 /// scratch area by 16-byte accesses instead of back in its own slots, 0.588-0.593.
@@ -195,7 +196,6 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   constexpr int kR = lp::kRadix;
   constexpr int kLogR = lp::kLogRadix;
   constexpr int kHalf = kR / 2;
-  constexpr int kLateFrom = kHalf / 2;  // round 1's step from which the late words load
   extern __shared__ std::uint32_t words[];  // the sequence, FP16 words at slot(position)
   auto* const table = reinterpret_cast<float2*>(words + lp::kSlots);
   int const j = static_cast<int>(threadIdx.x);
@@ -305,13 +305,10 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
       float2 const am = unpack_word(words[at_a + (t0 ? off0 : off)]);
       put(qb + (i << 10), bi, t0 ? bm : am);
       put(qa + (i << 10), ai, t0 ? am : bm);
-      if (i >= kLateFrom) {  // four of bv's registers freed per step: the late words
-        constexpr int kPer = kHalf / (kHalf - kLateFrom);
-#pragma unroll
-        for (int m = kHalf + kPer * (i - kLateFrom); m < kHalf + kPer * (i - kLateFrom + 1); ++m) {
-          load(m, more);
-        }
-      }
+      // One late word of each row per step (m = 16 + i), from the first step on: each step
+      // frees four of bv's registers. (From step 8, two per step, measured 0.570-0.581 ms per
+      // 2^28 reals against 0.550-0.553: their latency was not hidden before the next stage 1.)
+      load(kHalf + i, more);
     }
     if (t0) {  // k = N / 2: butterfly 0's output 16, its own mirror
       float2 const z = unpack_word(words[at_a + kHalf]);
