@@ -185,12 +185,12 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
 /// output (long_pass::eligible): immediate offsets, no pointers of their own.
 /// Thread j loads the 4-byte words x[2 j + 1024 m], x[2 j + 1 + 1024 m] of both rows (m < 32):
 /// the inputs of its stage-1 butterflies 2 j and 2 j + 1. The next item's words of m < 16 are
-/// loaded before stage 3, those of m >= 16 as round 1 frees its registers. Tried and slower
-/// (H100, ms per 2^28 reals, against 0.571-0.582 for this form with the late words from round
-/// 1's step 8; 0.550-0.553 from step 0; fftcore/NOTES.md, session 19):
-/// the words placed in shared memory for stage 1 to read as the complex pass's butterflies j
-/// and j + 512 (64 more shared accesses per thread and a barrier), 0.647; round 0's outputs in a
-/// scratch area by 16-byte accesses instead of back in its own slots, 0.588-0.593.
+/// loaded before stage 3, those of m >= 16 as round 1 frees its registers. This form measured
+/// 0.550-0.553 ms per 2^28 reals (H100; fftcore/NOTES.md, session 19). Tried and slower, against
+/// 0.571-0.582 for it with the late words loaded from round 1's step 8: the words placed in
+/// shared memory for stage 1 to read as the complex pass's butterflies j and j + 512 (64 more
+/// shared accesses per thread and a barrier), 0.647; round 0's outputs in a scratch area by
+/// 16-byte accesses instead of back in its own slots, 0.588-0.593.
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_twin_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   constexpr int kR = lp::kRadix;
