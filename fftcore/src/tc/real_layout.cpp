@@ -317,8 +317,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
       desc.rank != 2   ? 0
       : y_fp16(layout) ? align_up(rows * static_cast<std::size_t>(layout.y_pitch) * 4)
                        : align_up(rows * (um + 1) * sizeof(float) * 2);
-  std::size_t const z_bytes = m > 1 && !layout.fused && !layout.small && !layout.paired &&
-                                      !layout.column_split
+  std::size_t const z_bytes = m > 1 && !layout.small && !layout.split_in_row_pass()
                                   ? align_up(rows * um * (layout.z_fp16 ? 4 : sizeof(float) * 2))
                                   : 0;
   std::size_t const row_ws = align_up(layout.row.workspace_bytes);

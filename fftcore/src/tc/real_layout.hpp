@@ -69,6 +69,11 @@ struct RealLayout {
   /// 1-D R2C of 2^15 reals in batches of 2^kLogMinTwinRows and more: one long pass over row
   /// pairs (PassParams::real_twin) from `in` to `out`, in `row`; no Z, no split kernel.
   bool twin = false;
+  /// Whether the split rides in a row pass (fused, paired, column split or twin), so that no
+  /// split kernel runs (`small` has its own kernel instead).
+  [[nodiscard]] bool split_in_row_pass() const noexcept {
+    return fused || paired || column_split || twin;
+  }
   std::int64_t y_pitch = 0;  ///< fused or small rank 2: Y's row pitch, M + 1 rounded up to 8
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
   PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)

@@ -38,9 +38,7 @@ class TensorCoreRealPlan final : public BackendPlan {
   /// The row and column passes and the split kernel between them.
   [[nodiscard]] int passes() const noexcept override {
     return static_cast<int>(layout_.row.passes.size() + layout_.column.passes.size()) +
-           (layout_.fused || layout_.paired || layout_.column_split || layout_.twin
-                ? 0
-                : 1);  // small: one kernel
+           (layout_.split_in_row_pass() ? 0 : 1);  // small: one kernel
   }
 
   [[nodiscard]] Status execute(void const* in, void* out, Direction, void* workspace,
@@ -71,9 +69,9 @@ class TensorCoreRealPlan final : public BackendPlan {
     }
     if (layout_.r2c) {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
-      // The split rode in the row pass's store (to out, or to Y in FP16), or in the last row
-      // pass's over sequence pairs (1-D, to out).
-      if (layout_.fused || layout_.paired || layout_.twin) {
+      // The split rode in the row pass's store (to out, or to Y in FP16), in the last row
+      // pass's over sequence pairs or in the twin long pass (1-D, to out).
+      if (layout_.split_in_row_pass()) {
         return run(layout_.column, true, b, false, stream);
       }
       split.in_fp32 = has_rows && !layout_.z_fp16;
@@ -88,7 +86,7 @@ class TensorCoreRealPlan final : public BackendPlan {
     }
     if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
     // The split rides in the row pass's load, or in the first row pass's (1-D).
-    if (layout_.fused || layout_.column_split) return run(layout_.row, false, b, true, stream);
+    if (layout_.split_in_row_pass()) return run(layout_.row, false, b, true, stream);
     split.in_fp32 = rank2;
     split.out_fp32 = has_rows && !layout_.z_fp16;
     void const* src = rank2 ? resolve(tc::RealBuffer::kY, b) : in;
