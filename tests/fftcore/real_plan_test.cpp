@@ -9,6 +9,7 @@
 #include "../../fftcore/src/tc/fast_pass_layout.hpp"
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/real_split.hpp"
+#include "../../fftcore/src/tc/stockham_pass_layout.hpp"
 #include "common/reference_dft.hpp"
 
 #include <gtest/gtest.h>
@@ -146,6 +147,44 @@ void emulate_pairs_pass(PassParams const& p, std::vector<cd> const& src, std::ve
   }
 }
 
+/// The 2-D R2C's row-pair pass (PassParams::real_row_pairs) with the kernel's maps: sequence q
+/// of each image from rows q and R - q of Y (stockham::row_pairs_value, as the lane that holds
+/// value n computes it), its DFT scaled, the outputs placed by stockham::row_pairs_targets.
+void emulate_row_pairs_pass(PassParams const& p, std::vector<cd> const& src,
+                            std::vector<cd>& dst) {
+  namespace st = fftcore::detail::tc::stockham;
+  std::int64_t const l = std::int64_t{1} << p.log_length, m = l / 2;
+  EXPECT_EQ(p.in_stride[0], m);
+  EXPECT_EQ(p.out_stride[0], m + 1);
+  for (std::int64_t b = 0; b < p.blocks; ++b) {
+    auto const o = fftcore::detail::tc::block_origin(p, b);
+    std::int64_t const in_image = o.in_base - o.d0 * p.in_stride[0];
+    std::int64_t const out_image = o.out_base - o.d0 * p.out_stride[0];
+    for (std::int64_t t = 0; t < (std::int64_t{1} << p.log_tile) && o.d0 + t < p.extent[0]; ++t) {
+      auto const q = static_cast<std::uint32_t>(o.d0 + t);
+      std::uint32_t const qm = st::row_pairs_mirror(q, p.row_pairs_log_rows);
+      bool const self = q == qm;
+      std::vector<cd> seq(static_cast<std::size_t>(l));
+      for (std::int64_t n = 0; n < l; ++n) {
+        float2 const y = to_f2(src.at(static_cast<std::size_t>(in_image + q * m + n / 2)));
+        float2 const z = to_f2(src.at(static_cast<std::size_t>(in_image + qm * m + n / 2)));
+        bool const odd = (n & 1) != 0;
+        seq[static_cast<std::size_t>(n)] = to_cd(st::row_pairs_value(odd, odd ? z : y, odd ? y : z));
+      }
+      fft(seq.data(), seq.size(), 1, -1);
+      for (std::int64_t n = 0; n < l; ++n) {
+        cd const v = seq[static_cast<std::size_t>(n)] * static_cast<double>(p.scale);
+        auto const where = st::row_pairs_targets(static_cast<int>(n), p.log_length, self);
+        if (where.own) dst.at(static_cast<std::size_t>(out_image + q * (m + 1) + n)) = v;
+        if (where.mirror) {
+          dst.at(static_cast<std::size_t>(out_image + qm * (m + 1) + ((l - n) & (l - 1)))) =
+              std::conj(v);
+        }
+      }
+    }
+  }
+}
+
 /// Runs one complex sub-plan's passes with the kernel's index maps (as tc_plan_logic_test).
 void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column, bool inverse,
                     std::map<RealBuffer, std::vector<cd>>& buffers) {
@@ -154,7 +193,7 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     RealBuffer const dst_id = fftcore::detail::tc::real_buffer(layout, column, p.dst);
     ASSERT_NE(dst_id, RealBuffer::kIn) << "a pass writes the input";
     // Z is FP32, Y too unless the split is fused (real_layout.hpp).
-    bool const fp16_y = layout.fused || layout.small;
+    bool const fp16_y = layout.fused || layout.small || layout.row_pairs;
     bool const fp32_src = (src_id == RealBuffer::kZ && !layout.z_fp16) ||
                           (src_id == RealBuffer::kY && !fp16_y);
     bool const fp32_dst = (dst_id == RealBuffer::kZ && !layout.z_fp16) ||
@@ -172,6 +211,12 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     if (p.real_pairs != 0) {
       EXPECT_EQ(dst_id, RealBuffer::kOut);
       emulate_pairs_pass(p, src, dst);
+      continue;
+    }
+    if (p.real_row_pairs != 0) {
+      EXPECT_EQ(src_id, RealBuffer::kY);
+      EXPECT_EQ(dst_id, RealBuffer::kOut);
+      emulate_row_pairs_pass(p, src, dst);
       continue;
     }
     std::int64_t const l = std::int64_t{1} << p.log_length;
@@ -366,6 +411,12 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
     out = buf[RealBuffer::kOut];
     return;
   }
+  if (layout.row_pairs) {  // the column FFT into Y, then the row pairs into the half spectrum
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
+    out = buf[RealBuffer::kOut];
+    return;
+  }
   if (layout.r2c) {
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
     if (layout.fused || layout.paired) {  // the row passes wrote the half spectrum
@@ -492,18 +543,17 @@ TEST(RealPlan, WorkspaceRegionsDoNotOverlapWhileLive) {
       ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(rows, cols, 3, kind), l),
                 Status::kSuccess);
       auto const r = static_cast<std::size_t>(l.rows), m = std::size_t{1} << l.log_m;
-      std::size_t const z = m > 1 && !l.fused && !l.small && !l.paired && !l.column_split
-                                ? r * m * (l.z_fp16 ? 4 : 8)
-                                : 0;
-      // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused or small, else FP32 rows of
-      // M + 1.
-      bool const fp16_y = l.fused || l.small;
+      std::size_t const z =
+          m > 1 && !l.small && !l.split_in_row_pass() ? r * m * (l.z_fp16 ? 4 : 8) : 0;
+      // Y: FP16 rows of y_pitch (M + 1 rounded up to 8) when fused or small, of M words for the
+      // row pairs, else FP32 rows of M + 1.
+      bool const fp16_y = l.fused || l.small || l.row_pairs;
       std::size_t const y = rows == 0 ? 0
                             : fp16_y  ? r * static_cast<std::size_t>(l.y_pitch) * 4
                                       : r * (m + 1) * 8;
       if (rows > 0 && fp16_y) {
         EXPECT_EQ(l.y_pitch % 8, 0);
-        EXPECT_GE(l.y_pitch, static_cast<std::int64_t>(m + 1));
+        EXPECT_GE(l.y_pitch, static_cast<std::int64_t>(l.row_pairs ? m : m + 1));
       }
       SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
       EXPECT_GE(l.z_offset, l.y_offset + y);                 // Y and Z are live together
@@ -810,13 +860,88 @@ TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {
   std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
       {2, 2},       {2, 4},       {4, 8},       {16, 2},    {8, 64},   {64, 16},
-      {2, 1 << 14}, {1 << 13, 4}, {1 << 14, 2}, {256, 256}, {1024, 32}, {64, 128}, {32, 256}};
+      {2, 1 << 14}, {1 << 13, 4}, {1 << 14, 2}, {256, 256}, {1024, 32}, {64, 128}, {32, 256},
+      {2, 4096},    {4, 4096},    {8, 2048},    {16, 8192}, {64, 2048}};
   for (auto [r, c] : shapes) {
     SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
     check_shape(r, c, r * c <= 4096 ? 2 : 1, Scaling::kNone);
   }
   check_shape(32, 64, 3, Scaling::kByN);
   check_shape(128, 8, 2, Scaling::kBySqrtN);
+  // The row pairs (2048 columns and more): odd batches, both scalings.
+  check_shape(4, 2048, 3, Scaling::kByN);
+  check_shape(8, 4096, 3, Scaling::kBySqrtN);
+}
+
+/// Which shapes take the row pairs (real_layout.hpp): the 2-D R2C of 2048 .. 16384 columns, not
+/// the C2R, not 1-D, not below 2048 columns, nor with the switch off; its passes: the column FFT
+/// over the M complex columns of `in` into Y, then one row-pair pass of 2M points over the R / 2
+/// + 1 pairs of each image, Stockham-eligible, carrying 1/2 and the row share of the scale.
+TEST(RealPlan, RowPairsTakeThe2dR2cFrom2048Columns) {
+  namespace tc = fftcore::detail::tc;
+  for (auto [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {2, 2048}, {2, 4096}, {4096, 2048}, {2048, 2048}, {4096, 4096}, {8, 16384}, {16, 8192},
+           {2, 1024}, {1024, 1024}, {512, 512}, {0, 4096}, {0, 1 << 20}}) {
+    SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
+    // Not at 4096 elements and fewer, which keep the FP32 half spectrum (real_layout.cpp).
+    bool const expected = rows > 0 && cols >= 2048 && rows * cols > 4096;
+    for (Scaling scaling : {Scaling::kNone, Scaling::kByN, Scaling::kBySqrtN}) {
+      RealLayout l;
+      ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kR2C, scaling), l),
+                Status::kSuccess);
+      EXPECT_EQ(l.row_pairs, expected);
+      RealLayout c2r;
+      ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kC2R, scaling), c2r),
+                Status::kSuccess);
+      EXPECT_FALSE(c2r.row_pairs);
+      RealLayout off;
+      ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kR2C, scaling), off,
+                                      true, true, false),
+                Status::kSuccess);
+      EXPECT_FALSE(off.row_pairs);
+      if (!expected) continue;
+      std::int64_t const m = cols / 2;
+      EXPECT_TRUE(l.split_in_row_pass());
+      EXPECT_FALSE(l.fused);
+      EXPECT_EQ(l.y_pitch, m);
+      ASSERT_EQ(l.row.passes.size(), 1u);
+      PassParams const& p = l.row.passes.front();
+      EXPECT_EQ(p.real_row_pairs, 1);
+      EXPECT_EQ(std::int64_t{1} << p.log_length, cols);
+      EXPECT_EQ(std::int64_t{1} << p.row_pairs_log_rows, rows);
+      EXPECT_EQ(p.extent[0], rows / 2 + 1);
+      EXPECT_EQ(p.extent[1], 3);
+      EXPECT_EQ(p.tiles0 << p.log_tile >= p.extent[0], true);
+      EXPECT_EQ(p.blocks, p.tiles0 * 3);
+      EXPECT_TRUE(tc::stockham::eligible(p));
+      EXPECT_EQ(tc::real_buffer(l, false, p.src), RealBuffer::kY);
+      EXPECT_EQ(tc::real_buffer(l, false, p.dst), RealBuffer::kOut);
+      double const row_share = scale_of(scaling, static_cast<double>(cols));
+      EXPECT_NEAR(p.scale, 0.5 * row_share, 1e-6 * row_share);
+      ASSERT_FALSE(l.column.passes.empty());
+      EXPECT_EQ(tc::real_buffer(l, true, l.column.passes.front().src), RealBuffer::kIn);
+      EXPECT_EQ(tc::real_buffer(l, true, l.column.passes.back().dst), RealBuffer::kY);
+      double column_scale = 1;
+      for (PassParams const& c : l.column.passes) {
+        column_scale *= c.scale;
+        EXPECT_EQ(c.in_fp32 + c.out_fp32, 0);
+        EXPECT_EQ(c.real_row_pairs, 0);
+      }
+      EXPECT_NEAR(column_scale, scale_of(scaling, static_cast<double>(rows)),
+                  1e-6 * scale_of(scaling, static_cast<double>(rows)));
+      EXPECT_GE(l.workspace_bytes, static_cast<std::size_t>(3 * rows * m * 4));
+      // A pass that breaks a condition of the kernel is refused.
+      PassParams bad = p;
+      bad.extent[0] = rows / 2;
+      EXPECT_FALSE(tc::stockham::eligible(bad));
+      bad = p;
+      bad.out_stride[0] = m;
+      EXPECT_FALSE(tc::stockham::eligible(bad));
+      bad = p;
+      bad.log_length = 9;
+      EXPECT_FALSE(tc::stockham::eligible(bad));
+    }
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "common/reference_dft.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -380,6 +381,43 @@ TEST_F(RealTransform, Fused2dShapesOddBatches) {
     SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
     compare_r2c(r, c, 3);
     compare_c2r(r, c, 3);
+  }
+}
+
+/// The 2-D R2C shapes of 2048 columns and more: the column FFT first, then the row pairs q,
+/// R - q on the Stockham pass (PassParams::real_row_pairs): two rows (rows 0 and 1 each their
+/// own mirror), partial tiles of pairs (R / 2 + 1 per image), 2048 .. 16384 columns, odd
+/// batches, one- and two-pass column FFTs (4096 rows), and both scalings; against the double
+/// reference and cuFFT FP16. A small set for compute-sanitizer.
+TEST_F(RealTransform, R2cRowPairs2dShapesOddBatches) {
+  for (auto [r, c, batch] : std::vector<std::array<std::int64_t, 3>>{{2, 4096, 3},
+                                                                     {4, 4096, 3},
+                                                                     {16, 2048, 5},
+                                                                     {2, 1 << 14, 3},
+                                                                     {8, 1 << 14, 1},
+                                                                     {64, 2048, 3},
+                                                                     {256, 8192, 1},
+                                                                     {4096, 2048, 1}}) {
+    SCOPED_TRACE(shape_name(r, c, batch));
+    compare_r2c(r, c, batch);
+  }
+  for (Scaling scaling : {Scaling::kByN, Scaling::kBySqrtN}) {
+    SCOPED_TRACE(scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)");
+    std::int64_t const r = 32, c = 4096, batch = 3;
+    unsigned seed = 0;
+    auto const x = random_real_half(static_cast<std::size_t>(batch * r * c), seed);
+    auto ref = reference_r2c(x, r, c, batch);
+    double const n = static_cast<double>(r * c);
+    double const s = scaling == Scaling::kByN ? 1.0 / n : 1.0 / std::sqrt(n);
+    for (auto& v : ref) v *= s;
+    std::vector<cd> y;
+    ASSERT_NO_FATAL_FAILURE(
+        run_real(real_desc(r, c, batch, Transform::kR2C, Backend::kTensorCore, scaling), x, {}, y));
+    double const l2 = tcfft::testing::relative_l2_error(y, ref);
+    std::printf("[real-accuracy] R2C tc scaled %-18s L2 %.3e  seed %u\n",
+                scaling == Scaling::kByN ? "32 x 4096, 1/N" : "32 x 4096, 1/sqrt(N)", l2, seed);
+    EXPECT_GT(max_abs(y), 0.0) << "all-zero output";
+    EXPECT_LT(l2, kSanityL2) << "seed " << seed;
   }
 }
 

@@ -84,7 +84,8 @@ TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To16384Points) {
 TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
   // R2C / C2R of n = 1024 .. 32768 (1-D) and 2-D rows of those: the row FFT of M = n / 2 =
   // 512 .. 16384 points is one pass with the split fused (real_layout.cpp), which it takes
-  // (the R2C at M = 512, 8192 and 16384 only).
+  // (the R2C at M = 512, 8192 and 16384 only); the 2-D R2C from 2048 columns takes the row
+  // pairs instead, also a Stockham pass.
   for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
     for (int k = sp::kMinLogLength + 1; k <= sp::kMaxLogLength + 1; ++k) {
       for (std::int64_t rows : {std::int64_t{1}, std::int64_t{64}}) {
@@ -94,6 +95,13 @@ TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
         SCOPED_TRACE(std::to_string(rows) + " x 2^" + std::to_string(k));
         fftcore::detail::tc::RealLayout layout;
         ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout), fftcore::Status::kSuccess);
+        if (rows > 1 && kind == fftcore::Transform::kR2C &&
+            k >= fftcore::detail::tc::kLogMinRowPairsColumns) {
+          // From 2048 columns the 2-D R2C takes the row pairs (RowPairs* below), here too.
+          ASSERT_TRUE(layout.row_pairs);
+          EXPECT_TRUE(sp::eligible(layout.row.passes.at(0)));
+          continue;
+        }
         ASSERT_TRUE(layout.fused);
         ASSERT_EQ(layout.row.passes.size(), 1u);
         PassParams const& row = layout.row.passes.front();
@@ -309,6 +317,54 @@ TEST(TcStockhamPass, PairedR2cDealKeepsEachSplitPairInOneThread) {
       }
     }
   }
+}
+
+/// The 2-D R2C's row pairs (PassParams::real_row_pairs): the last stage's store rule in the
+/// kernel's form (per output k of butterfly v) agrees with the rule by output index n, and
+/// writes every value of row q (n <= M) and of row R - q once, or of row q alone once where the
+/// row is its own mirror; each lane's loads are the words c = n / 2 of its values n = j + T i.
+TEST(TcStockhamPass, RowPairsWriteBothRowsOfTheHalfSpectrumOnce) {
+  for (int log_l = sp::kMinLogLengthRowPairs; log_l <= sp::kMaxLogLengthRowPairs; ++log_l) {
+    SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+    int const l = 1 << log_l, m = l / 2;
+    int const log_t = sp::log_sequence_threads(log_l);
+    int const log_r3 = sp::stage_log_radix(2, log_l);
+    int const log_ns = sp::stage_log_ns(2, log_l);
+    int const units = 1 << (sp::log_values(log_l) - log_r3);
+    ASSERT_GE(log_r3, 1) << "the rule needs R3 >= 2";
+    for (bool self : {false, true}) {
+      std::vector<int> own(static_cast<std::size_t>(m + 1), 0), mirror(own);
+      for (int j = 0; j < (1 << log_t); ++j) {
+        for (int u = 0; u < units; ++u) {
+          int const v = j + (u << log_t);
+          ASSERT_LT(v, 1 << log_ns);
+          for (int k = 0; k < (1 << log_r3); ++k) {
+            int const n = v + (k << log_ns);
+            auto const a = sp::row_pairs_stage_targets(k, v == 0, log_l, self);
+            auto const b = sp::row_pairs_targets(n, log_l, self);
+            ASSERT_EQ(a.own, b.own) << "n " << n;
+            ASSERT_EQ(a.mirror, b.mirror) << "n " << n;
+            if (a.own) ++own.at(static_cast<std::size_t>(n));
+            if (a.mirror) ++mirror.at(static_cast<std::size_t>((l - n) & (l - 1)));
+          }
+        }
+        for (int i = 0; i < (1 << sp::log_values(log_l)); ++i) {
+          int const n = j + (i << log_t);
+          ASSERT_EQ((j >> 1) + (i << (log_t - 1)), n / 2) << "lane " << j << " register " << i;
+          ASSERT_EQ(n & 1, j & 1);
+        }
+      }
+      for (int c = 0; c <= m; ++c) {
+        ASSERT_EQ(own[static_cast<std::size_t>(c)], 1) << "row q, output " << c;
+        ASSERT_EQ(mirror[static_cast<std::size_t>(c)], self ? 0 : 1) << "row R - q, output " << c;
+      }
+    }
+  }
+  // Rows 0 and R / 2 are their own mirrors.
+  EXPECT_EQ(sp::row_pairs_mirror(0, 11), 0u);
+  EXPECT_EQ(sp::row_pairs_mirror(1024, 11), 1024u);
+  EXPECT_EQ(sp::row_pairs_mirror(1, 11), 2047u);
+  EXPECT_EQ(sp::row_pairs_mirror(1, 1), 1u);
 }
 
 /// The warp-paired R2C deal (stockham::warp_paired_butterfly, one butterfly per thread): every

@@ -86,6 +86,17 @@ struct PassParams {
   /// item has row a only.
   std::int32_t real_twin = 0;
   std::int32_t twin_odd = 0;
+  /// The last pass of a 2-D R2C of R = 2^row_pairs_log_rows rows of 2M reals whose column FFT
+  /// ran first, over the M complex columns of the reals read as complex (the Stockham pass,
+  /// stockham_pass_layout.hpp: row_pairs_*): with Y[q][c] that FFT's output (rows in_stride[0]
+  /// = M apart), sequence q (d0 < R / 2 + 1) is the L = 2M values 2 A[q][n],
+  /// 2 A[q][2c] = Y[q][c] + conj Y[R - q][c] and 2 A[q][2c + 1] = -i (Y[q][c] - conj Y[R - q][c])
+  /// (A: the column DFTs of the real columns), whose DFT F gives row q of the half spectrum
+  /// (X[q][k] = F[k], k <= M) and row R - q (X[R - q][k] = conj F[2M - k]), rows out_stride[0]
+  /// = M + 1 apart. Digits: extent[0] = R / 2 + 1, extent[1] = the batch (images in_stride[1]
+  /// and out_stride[1] apart).
+  std::int32_t real_row_pairs = 0;
+  std::int32_t row_pairs_log_rows = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
   /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1

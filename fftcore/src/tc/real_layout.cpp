@@ -17,9 +17,11 @@
 #include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/long_pass_layout.hpp"
+#include "tc/stockham_pass_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace fftcore::detail::tc {
 namespace {
@@ -38,8 +40,9 @@ int log2_of(std::int64_t v) {
 }
 
 /// Whether Y (rank 2) is FP16 in rows of y_pitch: where one kernel takes the row FFT and the
-/// split (the fused row pass, or the small real kernel), else FP32 in rows of M + 1.
-bool y_fp16(RealLayout const& layout) { return layout.fused || layout.small; }
+/// split (the fused row pass, or the small real kernel) or the row pairs' (rows of M words),
+/// else FP32 in rows of M + 1.
+bool y_fp16(RealLayout const& layout) { return layout.fused || layout.small || layout.row_pairs; }
 
 /// Z is FP32 unless z_fp16; Y too unless y_fp16.
 bool fp32_buffer(RealLayout const& layout, RealBuffer b) {
@@ -57,6 +60,13 @@ void map_precision(RealLayout const& layout, bool column, PassLayout& sub) {
 }  // namespace
 
 RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept {
+  if (layout.row_pairs) {  // the column FFT (in -> Y) first, then the row pairs (Y -> out)
+    if (buffer == Buffer::kWorkspace) {
+      return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
+    }
+    if (column) return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kY;
+    return buffer == Buffer::kIn ? RealBuffer::kY : RealBuffer::kOut;
+  }
   if (layout.fused && !column) {
     // One pass between the data and the half spectrum (Y, FP16, for rank 2).
     RealBuffer const spectrum = layout.rank2 ? RealBuffer::kY : RealBuffer::kOut;
@@ -234,9 +244,68 @@ bool fuse_twin(PlanDesc const& desc, RealLayout& layout) {
   return true;
 }
 
+/// The row pairs (real_layout.hpp), for a rank-2 R2C of R = dims[0] rows of 2M reals with
+/// 2^kLogMinRowPairsColumns <= 2M <= 16384: the column FFT of R points over the M complex
+/// columns of the reals read as complex (in -> Y, rows of M words), then one Stockham pass of
+/// 2M points over the R / 2 + 1 row pairs of each image (Y -> out, rows of M + 1). The column
+/// FFT takes its share of the scale (1/R or 1/sqrt(R)), the pass the rest (1/2M or 1/sqrt(2M),
+/// times the 1/2 of the separation).
+bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout) {
+  int const log_l = layout.log_m + 1;
+  if (!layout.r2c || !layout.rank2 || log_l < kLogMinRowPairsColumns ||
+      log_l > stockham::kMaxLogLengthRowPairs) {
+    return false;
+  }
+  std::int64_t const m = std::int64_t{1} << layout.log_m;
+  std::int64_t const rows = desc.dims[0];
+  int const log_rows = log2_of(rows);
+  std::int64_t const pairs = rows / 2 + 1;
+  PassLayout column;
+  PassLayout line;
+  if (build_axis_layout(log_rows, m, desc.batch, desc.scaling, column) != Status::kSuccess ||
+      build_axis_layout(log_l, 1, desc.batch * pairs, desc.scaling, line) != Status::kSuccess ||
+      line.passes.size() != 1) {
+    return false;
+  }
+  PassParams p = line.passes.front();
+  p.real_row_pairs = 1;
+  p.row_pairs_log_rows = log_rows;
+  for (int i = 0; i < kDigits; ++i) {
+    p.in_stride[i] = 0;
+    p.out_stride[i] = 0;
+    p.twiddle_stride[i] = 0;
+  }
+  p.extent[0] = pairs;
+  p.extent[1] = desc.batch;
+  p.extent[2] = 1;
+  p.in_stride[0] = m;
+  p.out_stride[0] = m + 1;
+  p.in_stride[1] = rows * m;
+  p.out_stride[1] = rows * (m + 1);
+  p.in_elem_stride = 1;
+  p.out_elem_stride = 1;
+  // No more sequences per tile than an image has pairs (R = 2: one tile of two).
+  p.log_tile = std::min(p.log_tile, log_rows);
+  p.tiles0 = (pairs + (std::int64_t{1} << p.log_tile) - 1) >> p.log_tile;
+  p.blocks = p.tiles0 * desc.batch;
+  p.scale *= 0.5f;
+  p.scatter = 1;
+  p.src = Buffer::kIn;
+  p.dst = Buffer::kOut;
+  set_origin_shortcuts(p);
+  if (!stockham::eligible(p)) return false;
+  layout.column = std::move(column);
+  layout.row.passes.assign(1, p);
+  layout.row.workspace_bytes = 0;
+  layout.y_pitch = m;
+  layout.row_pairs = true;
+  return true;
+}
+
 }  // namespace
 
-Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin) noexcept {
+Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
+                         bool row_pairs) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -278,10 +347,12 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
     // One pass from the reals to the half spectrum (no workspace): the rest does not apply.
     return Status::kSuccess;
   }
-  if (m > 1 && !layout.small) {
+  // The row pairs build the column FFT and their one row pass: only the workspace is left.
+  bool const pairs_built = fuse && row_pairs && fp16_rows && fuse_row_pairs(desc, layout);
+  if (!pairs_built && m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
-  if (fp16_rows && !layout.small && !fuse_split(layout) && !fuse_pairs(layout) &&
+  if (fp16_rows && !layout.small && !layout.row_pairs && !fuse_split(layout) && !fuse_pairs(layout) &&
       !fuse_column_split(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..256 points, M =
@@ -298,7 +369,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
       return s;
     }
   }
-  if (layout.rank2) {  // fused or small: the column FFT meets Y's padded rows
+  if (layout.rank2 && !layout.row_pairs) {  // fused or small: the column FFT meets Y's padded rows
     std::int64_t const y_in = y_fp16(layout) && layout.r2c ? layout.y_pitch : 0;
     std::int64_t const y_out = y_fp16(layout) && !layout.r2c ? layout.y_pitch : 0;
     if (Status s = build_axis_layout(log2_of(desc.dims[0]), m + 1, desc.batch, desc.scaling,

@@ -26,6 +26,14 @@
 // Twin (1-D R2C of 2^15 reals, M = 16384, in batches of 2^8 rows and more): rows two at a time
 // as one complex 2^15-point sequence x_a + i x_b on the long pass, split in its last stage
 // (PassParams::real_twin, long_pass_layout.hpp); no Z, no split kernel, no twiddled split.
+// Row pairs (rank 2 R2C with 2^kLogMinRowPairsColumns .. 16384 columns): the column FFT first,
+// over the M complex columns of the rows of reals read as complex (in -> Y, FP16, rows of M
+// words), then one Stockham pass of 2M points over the row pairs q, R - q of each image (Y ->
+// out: PassParams::real_row_pairs, stockham_pass_layout.hpp), which separates the two rows'
+// column DFTs in its load and writes both rows of the half spectrum. No Z, no split kernel,
+// and the half spectrum's rows of M + 1 (4-byte aligned only) are written as contiguous runs;
+// written by the column pass (the fused order), partial 32-byte sectors cost ~0.8x the input
+// again in DRAM reads.
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
@@ -69,12 +77,16 @@ struct RealLayout {
   /// 1-D R2C of 2^15 reals in batches of 2^kLogMinTwinRows and more: one long pass over row
   /// pairs (PassParams::real_twin) from `in` to `out`, in `row`; no Z, no split kernel.
   bool twin = false;
-  /// Whether the split rides in a row pass (fused, paired, column split or twin), so that no
-  /// split kernel runs (`small` has its own kernel instead).
+  /// Rank-2 R2C: the column FFT first (`column`, in -> Y), then the row pairs (`row`, one
+  /// pass, Y -> out); Y holds the column FFT of the reals read as complex, rows of M words.
+  bool row_pairs = false;
+  /// Whether the split rides in a row pass (fused, paired, column split, twin or row pairs), so
+  /// that no split kernel runs (`small` has its own kernel instead).
   [[nodiscard]] bool split_in_row_pass() const noexcept {
-    return fused || paired || column_split || twin;
+    return fused || paired || column_split || twin || row_pairs;
   }
-  std::int64_t y_pitch = 0;  ///< fused or small rank 2: Y's row pitch, M + 1 rounded up to 8
+  /// Rank 2, FP16 Y: its row pitch, M + 1 rounded up to 8 (fused or small), or M (row pairs).
+  std::int64_t y_pitch = 0;
   PassLayout row;          ///< complex FFT of M points on `rows` sequences (empty when M = 1)
   PassLayout column;       ///< rank 2: FFT of dims[0] points over M + 1 columns (else empty)
   /// Byte offsets of the FP32 buffers and the sub-plans' workspaces in the plan's workspace.
@@ -99,14 +111,19 @@ inline constexpr std::int64_t kMediumRealMinM = 64;
 /// kernel): as fast as the Stockham pass at 256..2048 rows, 5 % faster at 8192 (now 12 %).
 inline constexpr int kLogMinTwinRows = 8;
 
+/// The row pairs' fewest columns (2M reals), 2^11: the 2-D R2C shapes with 2048 columns and more.
+inline constexpr int kLogMinRowPairsColumns = 11;
+
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as
 /// real_buffer() says.
 /// `fuse`: take the fused split and the FP16 Z where they apply (false: FP32 Z and Y and the
 /// split kernel everywhere, for A/B measurements and where the register-chained pass is
-/// switched off). `twin`: take the twin R2C where it applies (with `fuse`).
+/// switched off). `twin`: take the twin R2C where it applies (with `fuse`); `row_pairs`: the
+/// row pairs likewise.
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout,
-                                       bool fuse = true, bool twin = true) noexcept;
+                                       bool fuse = true, bool twin = true,
+                                       bool row_pairs = true) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

@@ -36,6 +36,8 @@
 
 #include "pass_params.hpp"
 
+#include <cstdint>
+
 namespace fftcore::detail::tc::stockham {
 
 inline constexpr int kMinLogLength = 9;       ///< L = 512
@@ -113,6 +115,56 @@ FFTCORE_HD constexpr int warp_paired_butterfly(int j, int log_l) {
   int const v = ((j >> 5) << 4) + (j & 15);
   return (j & 16) == 0 ? v : v == 0 ? ns / 2 : ns - v;
 }
+// The 2-D R2C's row pairs (PassParams::real_row_pairs): the column FFT runs first, over the M
+// complex columns of the rows of 2M reals read as complex, into Y (rows of M words: aligned,
+// whole tiles of columns), and this pass takes rows q and R - q of Y together as one 2M-point
+// sequence (pass length L = 2M). Written last, the half spectrum's rows of M + 1 outputs (4-byte
+// aligned only) are contiguous runs; written by the column pass (the layout before), each tile
+// of 8 columns wrote 32-byte runs straddling two sectors, and the partial-sector fills read
+// ~0.43 GB more from DRAM than the 0.54 GB of input (ncu, 2048x2048 x 64, NOTES.md session 17).
+// Loads: lane j takes word c = j / 2 + (T / 2) i of row q (even j) or R - q (odd j), and the
+// lane pair swaps its words by one shuffle: register i of lane j then holds value n = j + T i
+// (n of lane j's parity) of the sequence, 2 A[n] (row_pairs_value). Stores: output n of the
+// DFT F goes to row q at n for n <= M, and conjugated to row R - q at 2M - n for n >= M and
+// n = 0 (row_pairs_targets); rows 0 and R / 2 are their own mirrors (A real, F Hermitian) and
+// write row q only.
+
+/// The first and last pass lengths the row pairs take (E = 32 values per thread, so that a
+/// lane pair's words stay in one warp and the deal of the last stage has R3 >= 2).
+inline constexpr int kMinLogLengthRowPairs = kLogMinLengthWide;
+inline constexpr int kMaxLogLengthRowPairs = kMaxLogLength;
+
+/// Row R - q mod R, the mirror of row q of R = 2^log_rows.
+FFTCORE_HD constexpr std::uint32_t row_pairs_mirror(std::uint32_t q, int log_rows) {
+  return (0u - q) & ((1u << log_rows) - 1u);
+}
+
+/// 2 A[n] from lane j's word `mine` and its partner lane's `other` (word c = n / 2 of rows q and
+/// R - q: y = Y[q][c], z = Y[R - q][c]). Even n (lane holds y): y + conj z; odd n (lane holds
+/// z): -i (y - conj z). The pass's scale carries the 1/2.
+template <class F2>
+FFTCORE_HD constexpr F2 row_pairs_value(bool odd, F2 mine, F2 other) {
+  return odd ? F2{other.y + mine.y, mine.x - other.x} : F2{mine.x + other.x, mine.y - other.y};
+}
+
+/// Where output n (< L = 2M) of the sequence of rows q, R - q goes: `own` to row q at n
+/// (n <= M), `mirror` conjugated to row R - q at (2M - n) mod 2M (n >= M, and n = 0), unless the
+/// row is its own mirror (`self`).
+struct RowPairTargets {
+  bool own;
+  bool mirror;
+};
+FFTCORE_HD constexpr RowPairTargets row_pairs_targets(int n, int log_l, bool self) {
+  int const half = 1 << (log_l - 1);
+  return {n <= half, !self && (n >= half || n == 0)};
+}
+/// The same in the kernel's form, for output k of the last stage's butterfly v (n = v + k Ns,
+/// v < Ns = L / R3): n <= M where k < R3 / 2 or (k = R3 / 2 and v = 0); `v0`: v = 0.
+FFTCORE_HD constexpr RowPairTargets row_pairs_stage_targets(int k, bool v0, int log_l, bool self) {
+  int const half_r3 = 1 << (stage_log_radix(2, log_l) - 1);
+  return {k < half_r3 || (k == half_r3 && v0), !self && (k >= half_r3 || (k == 0 && v0))};
+}
+
 /// Exchange buffers per sequence: one per exchange at E = 16 (L = 512), so that an item takes one
 /// barrier per exchange and the next item's first writes never meet this item's last reads; one
 /// at E = 32 (two more barriers per item: before each exchange's writes), so that two blocks
@@ -200,6 +252,19 @@ FFTCORE_HD constexpr int input_register(int u, int m, int log_r, int log_l) {
 /// shared round trip), hence the paired and warp-paired deals; the C2R split was faster at
 /// every length (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
+  if (p.real_row_pairs != 0) {  // the 2-D R2C's row pairs: forward, out of place, no hook
+    std::int64_t const l = std::int64_t{1} << p.log_length;
+    return p.log_length >= kMinLogLengthRowPairs && p.log_length <= kMaxLogLengthRowPairs &&
+           p.row_pairs_log_rows >= 1 && p.row_pairs_log_rows <= 14 &&
+           p.extent[0] == (std::int64_t{1} << (p.row_pairs_log_rows - 1)) + 1 &&
+           p.extent[2] == 1 && p.in_stride[0] * 2 == l && p.out_stride[0] == l / 2 + 1 &&
+           p.in_stride[1] == (p.in_stride[0] << p.row_pairs_log_rows) &&
+           p.out_stride[1] == (p.out_stride[0] << p.row_pairs_log_rows) && p.in_fp32 == 0 &&
+           p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
+           p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
+           p.real_in_columns == 0 && p.real_twin == 0 && p.log_twiddle_n == 0 &&
+           p.in_elem_stride == 1 && p.out_elem_stride == 1 && p.scatter != 0;
+  }
   bool const real = p.real_in != 0 || p.real_out != 0;
   if (p.real_pairs != 0) return false;  // the register-chained pass's
   if (p.real_out != 0 && !r2c_length(p.log_length)) return false;

@@ -67,6 +67,10 @@ class TensorCoreRealPlan final : public BackendPlan {
       if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
       return from_cuda(tc::launch_small_real(split, false, y, out, stream));
     }
+    if (layout_.row_pairs) {  // rank-2 R2C: the column FFT (in -> Y), then the row pairs
+      if (Status s = run(layout_.column, true, b, false, stream); s != Status::kSuccess) return s;
+      return run(layout_.row, false, b, false, stream);
+    }
     if (layout_.r2c) {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
       // The split rode in the row pass's store (to out, or to Y in FP16), in the last row
@@ -145,8 +149,16 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
       tc::env_switch_on("FFTCORE_TC_FUSED_SPLIT") && tc::env_switch_on("FFTCORE_TC_FAST_PASS");
   // FFTCORE_TC_TWIN_R2C=0 keeps the 2^15-real R2C on the fused Stockham pass (A/B).
   static bool const twin = tc::env_switch_on("FFTCORE_TC_TWIN_R2C");
+  // FFTCORE_TC_ROW_PAIRS=0 keeps the 2-D R2C of 2048 columns and more in the fused order (row
+  // pass, then the column FFT writing the half spectrum), for A/B; the row pairs run on the
+  // Stockham pass, so its switch turns them off too.
+  static bool const row_pairs =
+      tc::env_switch_on("FFTCORE_TC_ROW_PAIRS") && tc::env_switch_on("FFTCORE_TC_STOCKHAM_PASS");
   tc::RealLayout layout;
-  if (Status s = tc::build_real_layout(desc, layout, fuse, twin); s != Status::kSuccess) return s;
+  if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs);
+      s != Status::kSuccess) {
+    return s;
+  }
   if (Status s = check_tensor_core_device(); s != Status::kSuccess) return s;
   auto plan =
       std::unique_ptr<TensorCoreRealPlan>(new (std::nothrow) TensorCoreRealPlan(std::move(layout)));

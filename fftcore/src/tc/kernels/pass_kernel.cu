@@ -15,6 +15,7 @@
 #include "tc/kernels/block_merges.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/long_pass_layout.hpp"
+#include "tc/stockham_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -386,6 +387,12 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
   if (pass.real_pairs != 0) {
     return runs_fast_pass(pass) ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)
                                 : cudaErrorInvalidValue;
+  }
+  // The 2-D R2C's row pairs: the Stockham pass only (whatever its A/B switch; the planner asks
+  // for them only where it is on).
+  if (pass.real_row_pairs != 0) {
+    return stockham::eligible(pass) ? launch_stockham_pass(pass, src, dst, coarse, inverse, stream)
+                                    : cudaErrorInvalidValue;
   }
   // The C2R split in the first row pass's load: the column pass (whatever its A/B switch) or
   // the register-chained pass.

@@ -209,8 +209,9 @@ __device__ __forceinline__ void sequence_barrier() {
 }
 
 /// The kernel's fused real split (PassParams::real_out, real_in): none, R2C in the store, C2R
-/// in the load (real_split.hpp).
-enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2 };
+/// in the load (real_split.hpp); or the 2-D R2C's row pairs (real_row_pairs: the separation
+/// of two rows in the load, both rows' half spectra in the store).
+enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2, kRowPairs = 3 };
 
 template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
 __global__ void __launch_bounds__(stockham::max_threads(kLogL),
@@ -223,6 +224,13 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   constexpr int kT = 1 << kLogT;
   static_assert(stockham::stages(kLogL) == 3, "stages of radices E, 16, L / (16 E)");
   static_assert(kReal == kNoSplit || kLogL <= stockham::kMaxLogLengthReal, "W_2M^j from coarse");
+  static_assert(kReal != kRowPairs || (kLogL >= stockham::kMinLogLengthRowPairs &&
+                                       kLogL <= stockham::kMaxLogLengthRowPairs && !kInverse &&
+                                       !kHooked),
+                "row pairs: forward, E = 32");
+  constexpr bool kRows = kReal == kRowPairs;
+  // Row pairs: lane j reads word j / 2 + (T / 2) i of its row (stockham_pass_layout.hpp).
+  constexpr int kLogLoadStep = kRows ? kLogT - 1 : kLogT;
   // Stage 2: radix 16, Ns = E, kU2 butterflies per thread.
   constexpr int kU2 = kE / 16;
   // The last stage: radix R3, Ns = 2^kLogNs3 (L = Ns R3), kU3 butterflies per thread.
@@ -268,7 +276,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // in two registers at E = 16 and loaded again where the split runs (an L1 hit) at E = 32:
   // held there, the C2R spilled 90 words at 128 registers; loaded so at E = 16, the C2R ran
   // 4-8 % slower (H200, 2^10..2^13 reals).
-  float2 const wsplit_held = kReal != kNoSplit && !kLateLoad ? w_2m<kLogL>(coarse, j)
+  float2 const wsplit_held = (kReal == kSplitOut || kReal == kSplitIn) && !kLateLoad ? w_2m<kLogL>(coarse, j)
                                                              : make_float2(1.f, 0.f);
   auto const split_base = [&]() { return kLateLoad ? w_2m<kLogL>(coarse, j) : wsplit_held; };
   // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
@@ -301,11 +309,32 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // locate() points this thread at its sequence of item w: 1 if it holds one, 0 if the tile
   // ends before it, -1 (the same for the whole block) past the block's last item.
   // `at` is the offset of the sequence's output j in dst (the store hook's factor index).
+  // Row pairs: `to_mirror` points at row R - q's output 2M - j, `to_self`: q = R - q mod R.
+  std::uint32_t* to_mirror = nullptr;
+  bool to_self = false;
   auto const locate = [&](std::int64_t w, std::uint32_t const*& from, std::uint32_t*& to,
                           std::uint32_t& at) -> int {
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return -1;
     int const t = static_cast<int>(w & ((1 << log_rounds) - 1)) * round_sequences + seq_slot;
+    if constexpr (kRows) {
+      // Sequence q = d0 + t of its image: rows q and R - q of Y in, of the half spectrum out.
+      BlockOrigin const o = block_origin(p, b);
+      auto const q = static_cast<std::uint32_t>(o.d0) + static_cast<std::uint32_t>(t);
+      std::uint32_t const qm = stockham::row_pairs_mirror(q, p.row_pairs_log_rows);
+      std::int64_t const in_image = o.in_base - o.d0 * p.in_stride[0];
+      std::int64_t const out_image = o.out_base - o.d0 * p.out_stride[0];
+      auto const half_j = static_cast<std::uint32_t>(j >> 1);
+      from = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_image) +
+                    (((j & 1) != 0 ? qm : q) * in_s0 + half_j));
+      to = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_image) +
+                  (q * out_s0 + static_cast<std::uint32_t>(j)));
+      to_mirror = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_image) +
+                         (qm * out_s0 + ((1u << kLogL) - static_cast<std::uint32_t>(j))));
+      to_self = q == qm;
+      at = 0;
+      return t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
+    }
     // Whole tiles at one step (PassParams::linear_blocks): one product per pointer (b < 2^31),
     // and every sequence of the tile exists; else block_origin and the tile's end.
     std::int64_t in_base = 0, out_base = 0;
@@ -337,7 +366,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   std::uint32_t to_at = 0;
   auto const load = [&](int state) {
 #pragma unroll
-    for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogT] : 0u;
+    for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogLoadStep] : 0u;
   };
   int state = locate(0, from, to, to_at);
   __builtin_assume(__isGlobal(from));
@@ -369,12 +398,23 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
         float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
         a[i] = make_float2(fmaf(sx, 0.25f, -py), -fmaf(sy, 0.25f, px));
       }
+    } else if constexpr (kRows) {
+      // 2 A[n] from the words of rows q and R - q, swapped within the lane pair (every lane of
+      // the warp takes part: state is uniform per block past its last item).
+      bool const odd = (j & 1) != 0;
+#pragma unroll
+      for (int i = 0; i < kE; ++i) {
+        std::uint32_t const other = __shfl_xor_sync(0xffffffffu, raw[i], 1);
+        a[i] = stockham::row_pairs_value(odd, unpack_word(raw[i]), unpack_word(other));
+      }
     } else {
 #pragma unroll
       for (int i = 0; i < kE; ++i) a[i] = unpack_word(raw[i] ^ conj);
     }
     bool const ok = state > 0;
     std::uint32_t* const seq = to;
+    std::uint32_t* const seq_mirror = to_mirror;
+    bool const seq_self = to_self;
     std::uint32_t const seq_at = to_at;
     state = locate(w + 1, from, to, to_at);
     __builtin_assume(__isGlobal(from));
@@ -447,6 +487,18 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
 #pragma unroll
           for (int k = 0; k < kR3; ++k) {
             float2 y = b[bit_reverse<kLogR3>(k)];
+            if constexpr (kRows) {
+              // Output n = v + k Ns: row q at n, row R - q at 2M - n conjugated (n = 0: at 0,
+              // seq_mirror[-2M]).
+              int const off = (u << kLogT) + (k << kLogNs3);
+              auto const where =
+                  stockham::row_pairs_stage_targets(k, u == 0 && j == 0, kLogL, seq_self);
+              if (where.own) seq[off] = pack_word(y);
+              if (where.mirror) {
+                seq_mirror[k == 0 ? -(1 << kLogL) : -off] = pack_word(y) ^ kConjugate;
+              }
+              continue;
+            }
             if constexpr (kHooked) {
               // ExecuteHooks::store_factors: output times its factor (indexed by its offset in
               // dst & mask), conjugated if asked; y is the conjugate of the output for the
@@ -479,6 +531,17 @@ constexpr auto r2c_kernel() {
   return stockham_pass_kernel<kLogL, false, false, kSplitOut>;
 }
 
+/// The row pairs' kernel (L = 1024 .. 16384), else the plain forward one (never launched with
+/// real_row_pairs).
+template <int kLogL>
+constexpr auto row_pairs_kernel() {
+  if constexpr (kLogL >= stockham::kMinLogLengthRowPairs) {
+    return stockham_pass_kernel<kLogL, false, false, kRowPairs>;
+  } else {
+    return stockham_pass_kernel<kLogL, false, false>;
+  }
+}
+
 /// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
 /// with real_in).
 template <int kLogL>
@@ -498,7 +561,7 @@ cudaError_t prepare_length() noexcept {
   for (auto const kernel :
        {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
         stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>,
-        r2c_kernel<kLogL>(), c2r_kernel<kLogL>()}) {
+        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(), row_pairs_kernel<kLogL>()}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     }
@@ -516,8 +579,16 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
     return cudaErrorInvalidValue;  // R2C runs forward, C2R inverse
   }
   if (pass.real_in != 0 && kLogL > stockham::kMaxLogLengthReal) return cudaErrorInvalidValue;
-  int const variant = pass.real_out != 0 ? kSplitOut : pass.real_in != 0 ? kSplitIn : kNoSplit;
-  auto const kernel = variant == kSplitOut  ? r2c_kernel<kLogL>()
+  if (pass.real_row_pairs != 0 &&
+      (inverse || !stockham::eligible(pass) || kLogL < stockham::kMinLogLengthRowPairs)) {
+    return cudaErrorInvalidValue;
+  }
+  int const variant = pass.real_row_pairs != 0 ? kRowPairs
+                      : pass.real_out != 0     ? kSplitOut
+                      : pass.real_in != 0      ? kSplitIn
+                                               : kNoSplit;
+  auto const kernel = variant == kRowPairs  ? row_pairs_kernel<kLogL>()
+                      : variant == kSplitOut ? r2c_kernel<kLogL>()
                       : variant == kSplitIn ? c2r_kernel<kLogL>()
                       : pass.store_factors != nullptr
                           ? (inverse ? stockham_pass_kernel<kLogL, true, true>
@@ -526,7 +597,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
   static std::atomic<int>
-      resident_cache[3][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
+      resident_cache[4][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);
