@@ -147,12 +147,55 @@ void emulate_pairs_pass(PassParams const& p, std::vector<cd> const& src, std::ve
   }
 }
 
+/// The 2-D C2R's row-pair pass (inverse): sequence q from row q of the half spectrum and the
+/// mirror of row R - q (stockham::row_pairs_reads_mirror), its inverse DFT scaled, the words of
+/// Y's rows q and R - q joined as the lane pairs do (stockham::row_pairs_join).
+void emulate_row_pairs_c2r(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst) {
+  namespace st = fftcore::detail::tc::stockham;
+  std::int64_t const l = std::int64_t{1} << p.log_length, m = l / 2;
+  EXPECT_EQ(p.in_stride[0], m + 1);
+  EXPECT_EQ(p.out_stride[0], m);
+  for (std::int64_t b = 0; b < p.blocks; ++b) {
+    auto const o = fftcore::detail::tc::block_origin(p, b);
+    std::int64_t const in_image = o.in_base - o.d0 * p.in_stride[0];
+    std::int64_t const out_image = o.out_base - o.d0 * p.out_stride[0];
+    for (std::int64_t t = 0; t < (std::int64_t{1} << p.log_tile) && o.d0 + t < p.extent[0]; ++t) {
+      auto const q = static_cast<std::uint32_t>(o.d0 + t);
+      std::uint32_t const qm = st::row_pairs_mirror(q, p.row_pairs_log_rows);
+      bool const self = q == qm;
+      std::vector<cd> seq(static_cast<std::size_t>(l));
+      for (std::int64_t n = 0; n < l; ++n) {
+        seq[static_cast<std::size_t>(n)] =
+            st::row_pairs_reads_mirror(static_cast<int>(n), p.log_length)
+                ? std::conj(src.at(static_cast<std::size_t>(in_image + qm * (m + 1) + l - n)))
+                : src.at(static_cast<std::size_t>(in_image + q * (m + 1) + n));
+      }
+      fft(seq.data(), seq.size(), 1, +1);
+      for (std::int64_t c = 0; c < m; ++c) {
+        float2 const a0 = to_f2(seq[static_cast<std::size_t>(2 * c)] * static_cast<double>(p.scale));
+        float2 const a1 =
+            to_f2(seq[static_cast<std::size_t>(2 * c + 1)] * static_cast<double>(p.scale));
+        dst.at(static_cast<std::size_t>(out_image + q * m + c)) =
+            to_cd(st::row_pairs_join(false, self, a0, a1));
+        if (!self) {
+          dst.at(static_cast<std::size_t>(out_image + qm * m + c)) =
+              to_cd(st::row_pairs_join(true, false, a1, a0));
+        }
+      }
+    }
+  }
+}
+
 /// The 2-D R2C's row-pair pass (PassParams::real_row_pairs) with the kernel's maps: sequence q
 /// of each image from rows q and R - q of Y (stockham::row_pairs_value, as the lane that holds
 /// value n computes it), its DFT scaled, the outputs placed by stockham::row_pairs_targets.
 void emulate_row_pairs_pass(PassParams const& p, std::vector<cd> const& src,
                             std::vector<cd>& dst) {
   namespace st = fftcore::detail::tc::stockham;
+  if (st::row_pairs_c2r(p)) {
+    emulate_row_pairs_c2r(p, src, dst);
+    return;
+  }
   std::int64_t const l = std::int64_t{1} << p.log_length, m = l / 2;
   EXPECT_EQ(p.in_stride[0], m);
   EXPECT_EQ(p.out_stride[0], m + 1);
@@ -214,8 +257,9 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
       continue;
     }
     if (p.real_row_pairs != 0) {
-      EXPECT_EQ(src_id, RealBuffer::kY);
-      EXPECT_EQ(dst_id, RealBuffer::kOut);
+      EXPECT_EQ(src_id, layout.r2c ? RealBuffer::kY : RealBuffer::kIn);
+      EXPECT_EQ(dst_id, layout.r2c ? RealBuffer::kOut : RealBuffer::kY);
+      EXPECT_EQ(inverse, !layout.r2c);
       emulate_row_pairs_pass(p, src, dst);
       continue;
     }
@@ -411,9 +455,15 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
     out = buf[RealBuffer::kOut];
     return;
   }
-  if (layout.row_pairs) {  // the column FFT into Y, then the row pairs into the half spectrum
+  if (layout.row_pairs && layout.r2c) {  // the column FFT into Y, then the row pairs
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
+    out = buf[RealBuffer::kOut];
+    return;
+  }
+  if (layout.row_pairs) {  // C2R: the row pairs into Y, then the column FFT
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, true, buf));
+    ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, true, buf));
     out = buf[RealBuffer::kOut];
     return;
   }
@@ -873,11 +923,12 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {
   check_shape(8, 4096, 3, Scaling::kBySqrtN);
 }
 
-/// Which shapes take the row pairs (real_layout.hpp): the 2-D R2C of 2048 .. 16384 columns, not
-/// the C2R, not 1-D, not below 2048 columns, nor with the switch off; its passes: the column FFT
-/// over the M complex columns of `in` into Y, then one row-pair pass of 2M points over the R / 2
-/// + 1 pairs of each image, Stockham-eligible, carrying 1/2 and the row share of the scale.
-TEST(RealPlan, RowPairsTakeThe2dR2cFrom2048Columns) {
+/// Which shapes take the row pairs (real_layout.hpp): the 2-D R2C and C2R of 2048 .. 16384
+/// columns, not 1-D, not below 2048 columns, nor with the switch off; the R2C's passes: the
+/// column FFT over the M complex columns of `in` into Y, then one row-pair pass of 2M points
+/// over the R / 2 + 1 pairs of each image, Stockham-eligible, carrying 1/2 and the row share of
+/// the scale; the C2R's the row-pair pass (in -> Y, the row share) and the column FFT (Y -> out).
+TEST(RealPlan, RowPairsTakeThe2dRealTransformsFrom2048Columns) {
   namespace tc = fftcore::detail::tc;
   for (auto [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {2, 2048}, {2, 4096}, {4096, 2048}, {2048, 2048}, {4096, 4096}, {8, 16384}, {16, 8192},
@@ -893,7 +944,21 @@ TEST(RealPlan, RowPairsTakeThe2dR2cFrom2048Columns) {
       RealLayout c2r;
       ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kC2R, scaling), c2r),
                 Status::kSuccess);
-      EXPECT_FALSE(c2r.row_pairs);
+      EXPECT_EQ(c2r.row_pairs, expected);
+      if (expected) {
+        ASSERT_EQ(c2r.row.passes.size(), 1u);
+        PassParams const& p = c2r.row.passes.front();
+        EXPECT_TRUE(tc::stockham::eligible(p));
+        EXPECT_TRUE(tc::stockham::row_pairs_c2r(p));
+        EXPECT_EQ(p.in_stride[0], cols / 2 + 1);
+        EXPECT_EQ(p.out_stride[0], cols / 2);
+        EXPECT_EQ(tc::real_buffer(c2r, false, p.src), RealBuffer::kIn);
+        EXPECT_EQ(tc::real_buffer(c2r, false, p.dst), RealBuffer::kY);
+        EXPECT_EQ(tc::real_buffer(c2r, true, c2r.column.passes.front().src), RealBuffer::kY);
+        EXPECT_EQ(tc::real_buffer(c2r, true, c2r.column.passes.back().dst), RealBuffer::kOut);
+        double const row_share = scale_of(scaling, static_cast<double>(cols));
+        EXPECT_NEAR(p.scale, row_share, 1e-6 * row_share);
+      }
       RealLayout off;
       ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kR2C, scaling), off,
                                       true, true, false),
@@ -914,6 +979,7 @@ TEST(RealPlan, RowPairsTakeThe2dR2cFrom2048Columns) {
       EXPECT_EQ(p.tiles0 << p.log_tile >= p.extent[0], true);
       EXPECT_EQ(p.blocks, p.tiles0 * 3);
       EXPECT_TRUE(tc::stockham::eligible(p));
+      EXPECT_FALSE(tc::stockham::row_pairs_c2r(p));
       EXPECT_EQ(tc::real_buffer(l, false, p.src), RealBuffer::kY);
       EXPECT_EQ(tc::real_buffer(l, false, p.dst), RealBuffer::kOut);
       double const row_share = scale_of(scaling, static_cast<double>(cols));

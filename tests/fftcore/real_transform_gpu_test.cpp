@@ -384,12 +384,13 @@ TEST_F(RealTransform, Fused2dShapesOddBatches) {
   }
 }
 
-/// The 2-D R2C shapes of 2048 columns and more: the column FFT first, then the row pairs q,
-/// R - q on the Stockham pass (PassParams::real_row_pairs): two rows (rows 0 and 1 each their
-/// own mirror), partial tiles of pairs (R / 2 + 1 per image), 2048 .. 16384 columns, odd
-/// batches, one- and two-pass column FFTs (4096 rows), and both scalings; against the double
-/// reference and cuFFT FP16. A small set for compute-sanitizer.
-TEST_F(RealTransform, R2cRowPairs2dShapesOddBatches) {
+/// The 2-D R2C and C2R shapes of 2048 columns and more: the column FFT and the row pairs q,
+/// R - q on the Stockham pass (PassParams::real_row_pairs; R2C column FFT first, C2R row pairs
+/// first): two rows (rows 0 and 1 each their own mirror), partial tiles of pairs (R / 2 + 1 per
+/// image), 2048 .. 16384 columns, odd batches, one- and two-pass column FFTs (4096 rows), and
+/// both scalings; against the double reference and cuFFT FP16. A small set for
+/// compute-sanitizer.
+TEST_F(RealTransform, RowPairs2dShapesOddBatches) {
   for (auto [r, c, batch] : std::vector<std::array<std::int64_t, 3>>{{2, 4096, 3},
                                                                      {4, 4096, 3},
                                                                      {16, 2048, 5},
@@ -400,6 +401,7 @@ TEST_F(RealTransform, R2cRowPairs2dShapesOddBatches) {
                                                                      {4096, 2048, 1}}) {
     SCOPED_TRACE(shape_name(r, c, batch));
     compare_r2c(r, c, batch);
+    compare_c2r(r, c, batch);
   }
   for (Scaling scaling : {Scaling::kByN, Scaling::kBySqrtN}) {
     SCOPED_TRACE(scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)");

@@ -95,9 +95,8 @@ TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
         SCOPED_TRACE(std::to_string(rows) + " x 2^" + std::to_string(k));
         fftcore::detail::tc::RealLayout layout;
         ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout), fftcore::Status::kSuccess);
-        if (rows > 1 && kind == fftcore::Transform::kR2C &&
-            k >= fftcore::detail::tc::kLogMinRowPairsColumns) {
-          // From 2048 columns the 2-D R2C takes the row pairs (RowPairs* below), here too.
+        if (rows > 1 && k >= fftcore::detail::tc::kLogMinRowPairsColumns) {
+          // From 2048 columns the 2-D R2C and C2R take the row pairs (RowPairs* below), here too.
           ASSERT_TRUE(layout.row_pairs);
           EXPECT_TRUE(sp::eligible(layout.row.passes.at(0)));
           continue;
@@ -359,6 +358,32 @@ TEST(TcStockhamPass, RowPairsWriteBothRowsOfTheHalfSpectrumOnce) {
         ASSERT_EQ(mirror[static_cast<std::size_t>(c)], self ? 0 : 1) << "row R - q, output " << c;
       }
     }
+  }
+  // The C2R's stores: lane j writes word (v + k Ns) / 2 of its row (q even, R - q odd), every
+  // word of both rows once; its loads: registers i >= E / 2 (values n >= M) from the mirror.
+  for (int log_l = sp::kMinLogLengthRowPairs; log_l <= sp::kMaxLogLengthRowPairs; ++log_l) {
+    SCOPED_TRACE("C2R, L = 2^" + std::to_string(log_l));
+    int const l = 1 << log_l;
+    int const log_t = sp::log_sequence_threads(log_l);
+    int const log_e = sp::log_values(log_l);
+    int const log_r3 = sp::stage_log_radix(2, log_l);
+    int const log_ns = sp::stage_log_ns(2, log_l);
+    std::vector<int> words(static_cast<std::size_t>(l), 0);  // [parity][word]
+    for (int j = 0; j < (1 << log_t); ++j) {
+      for (int u = 0; u < (1 << (log_e - log_r3)); ++u) {
+        for (int k = 0; k < (1 << log_r3); ++k) {
+          int const off = (u << log_t) + (k << log_ns);
+          ASSERT_EQ(off & 1, 0);
+          int const word = (j >> 1) + (off >> 1);
+          ASSERT_LT(word, l / 2);
+          ++words.at(static_cast<std::size_t>((j & 1) * (l / 2) + word));
+        }
+      }
+      for (int i = 0; i < (1 << log_e); ++i) {
+        EXPECT_EQ(sp::row_pairs_reads_mirror(j + (i << log_t), log_l), i >= (1 << log_e) / 2);
+      }
+    }
+    for (int w : words) ASSERT_EQ(w, 1);
   }
   // Rows 0 and R / 2 are their own mirrors.
   EXPECT_EQ(sp::row_pairs_mirror(0, 11), 0u);

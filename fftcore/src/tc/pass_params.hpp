@@ -94,7 +94,10 @@ struct PassParams {
   /// (A: the column DFTs of the real columns), whose DFT F gives row q of the half spectrum
   /// (X[q][k] = F[k], k <= M) and row R - q (X[R - q][k] = conj F[2M - k]), rows out_stride[0]
   /// = M + 1 apart. Digits: extent[0] = R / 2 + 1, extent[1] = the batch (images in_stride[1]
-  /// and out_stride[1] apart).
+  /// and out_stride[1] apart). The C2R's (run inverse; rows of M + 1 in, in_stride[0], and of M
+  /// out): sequence q is row q of the full spectrum (X[q][n], n < M; conj X[R - q][2M - n]),
+  /// and its inverse DFT a gives Y[q][c] = a[2c] + i a[2c + 1], Y[R - q][c] = conj a[2c] +
+  /// i conj a[2c + 1], the input of the inverse column FFT.
   std::int32_t real_row_pairs = 0;
   std::int32_t row_pairs_log_rows = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)

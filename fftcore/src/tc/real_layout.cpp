@@ -60,11 +60,11 @@ void map_precision(RealLayout const& layout, bool column, PassLayout& sub) {
 }  // namespace
 
 RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept {
-  if (layout.row_pairs) {  // the column FFT (in -> Y) first, then the row pairs (Y -> out)
+  if (layout.row_pairs) {  // R2C: the column FFT (in -> Y), the row pairs (Y -> out); C2R back
     if (buffer == Buffer::kWorkspace) {
       return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
     }
-    if (column) return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kY;
+    if (column == layout.r2c) return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kY;
     return buffer == Buffer::kIn ? RealBuffer::kY : RealBuffer::kOut;
   }
   if (layout.fused && !column) {
@@ -247,12 +247,13 @@ bool fuse_twin(PlanDesc const& desc, RealLayout& layout) {
 /// The row pairs (real_layout.hpp), for a rank-2 R2C of R = dims[0] rows of 2M reals with
 /// 2^kLogMinRowPairsColumns <= 2M <= 16384: the column FFT of R points over the M complex
 /// columns of the reals read as complex (in -> Y, rows of M words), then one Stockham pass of
-/// 2M points over the R / 2 + 1 row pairs of each image (Y -> out, rows of M + 1). The column
-/// FFT takes its share of the scale (1/R or 1/sqrt(R)), the pass the rest (1/2M or 1/sqrt(2M),
-/// times the 1/2 of the separation).
-bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout) {
+/// 2M points over the R / 2 + 1 row pairs of each image (Y -> out, rows of M + 1); the C2R the
+/// same backwards (in -> Y by the row pairs, Y -> out by the column FFT). The column FFT takes
+/// its share of the scale (1/R or 1/sqrt(R)), the pass the rest (1/2M or 1/sqrt(2M), times the
+/// 1/2 of the R2C's separation).
+bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_columns) {
   int const log_l = layout.log_m + 1;
-  if (!layout.r2c || !layout.rank2 || log_l < kLogMinRowPairsColumns ||
+  if (!layout.rank2 || log_l < min_log_columns || log_l < stockham::kMinLogLengthRowPairs ||
       log_l > stockham::kMaxLogLengthRowPairs) {
     return false;
   }
@@ -278,17 +279,18 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout) {
   p.extent[0] = pairs;
   p.extent[1] = desc.batch;
   p.extent[2] = 1;
-  p.in_stride[0] = m;
-  p.out_stride[0] = m + 1;
-  p.in_stride[1] = rows * m;
-  p.out_stride[1] = rows * (m + 1);
+  std::int64_t const y_row = m, x_row = m + 1;  // Y's rows, the half spectrum's
+  p.in_stride[0] = layout.r2c ? y_row : x_row;
+  p.out_stride[0] = layout.r2c ? x_row : y_row;
+  p.in_stride[1] = rows * p.in_stride[0];
+  p.out_stride[1] = rows * p.out_stride[0];
   p.in_elem_stride = 1;
   p.out_elem_stride = 1;
   // No more sequences per tile than an image has pairs (R = 2: one tile of two).
   p.log_tile = std::min(p.log_tile, log_rows);
   p.tiles0 = (pairs + (std::int64_t{1} << p.log_tile) - 1) >> p.log_tile;
   p.blocks = p.tiles0 * desc.batch;
-  p.scale *= 0.5f;
+  if (layout.r2c) p.scale *= 0.5f;
   p.scatter = 1;
   p.src = Buffer::kIn;
   p.dst = Buffer::kOut;
@@ -305,7 +307,7 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout) {
 }  // namespace
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
-                         bool row_pairs) noexcept {
+                         int row_pairs_log_columns) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -348,7 +350,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
     return Status::kSuccess;
   }
   // The row pairs build the column FFT and their one row pass: only the workspace is left.
-  bool const pairs_built = fuse && row_pairs && fp16_rows && fuse_row_pairs(desc, layout);
+  bool const pairs_built = fuse && row_pairs_log_columns > 0 && fp16_rows &&
+                           fuse_row_pairs(desc, layout, row_pairs_log_columns);
   if (!pairs_built && m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }

@@ -33,7 +33,9 @@
 // column DFTs in its load and writes both rows of the half spectrum. No Z, no split kernel,
 // and the half spectrum's rows of M + 1 (4-byte aligned only) are written as contiguous runs;
 // written by the column pass (the fused order), partial 32-byte sectors cost ~0.8x the input
-// again in DRAM reads.
+// again in DRAM reads. The C2R the same backwards: the row pairs (in -> Y, inverse: rows q and
+// R - q of the half spectrum in, the two rows of Y out), then the column FFT (Y -> out), which
+// reads aligned rows instead of the half spectrum's.
 // Fused (256 <= M <= 16384; rank 2 above 4096 elements): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
@@ -77,8 +79,9 @@ struct RealLayout {
   /// 1-D R2C of 2^15 reals in batches of 2^kLogMinTwinRows and more: one long pass over row
   /// pairs (PassParams::real_twin) from `in` to `out`, in `row`; no Z, no split kernel.
   bool twin = false;
-  /// Rank-2 R2C: the column FFT first (`column`, in -> Y), then the row pairs (`row`, one
-  /// pass, Y -> out); Y holds the column FFT of the reals read as complex, rows of M words.
+  /// Rank 2 from 2^kLogMinRowPairsColumns columns: R2C, the column FFT first (`column`, in ->
+  /// Y), then the row pairs (`row`, one pass, Y -> out); C2R, the row pairs (in -> Y), then the
+  /// column FFT (Y -> out). Y holds the column FFT of the reals read as complex, rows of M words.
   bool row_pairs = false;
   /// Whether the split rides in a row pass (fused, paired, column split, twin or row pairs), so
   /// that no split kernel runs (`small` has its own kernel instead).
@@ -119,11 +122,12 @@ inline constexpr int kLogMinRowPairsColumns = 11;
 /// real_buffer() says.
 /// `fuse`: take the fused split and the FP16 Z where they apply (false: FP32 Z and Y and the
 /// split kernel everywhere, for A/B measurements and where the register-chained pass is
-/// switched off). `twin`: take the twin R2C where it applies (with `fuse`); `row_pairs`: the
-/// row pairs likewise.
+/// switched off). `twin`: take the twin R2C where it applies (with `fuse`); the row pairs
+/// likewise from 2^row_pairs_log_columns columns (0: never; below 10 the kernel has no such
+/// pass, so it counts as 10).
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout,
                                        bool fuse = true, bool twin = true,
-                                       bool row_pairs = true) noexcept;
+                                       int row_pairs_log_columns = kLogMinRowPairsColumns) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

@@ -128,6 +128,13 @@ FFTCORE_HD constexpr int warp_paired_butterfly(int j, int log_l) {
 // DFT F goes to row q at n for n <= M, and conjugated to row R - q at 2M - n for n >= M and
 // n = 0 (row_pairs_targets); rows 0 and R / 2 are their own mirrors (A real, F Hermitian) and
 // write row q only.
+// The C2R runs the same steps backwards (the row pairs first, inverse, then the column FFT):
+// sequence q is row q of the full spectrum, F[n] = X[q][n] for n < M and conj X[R - q][2M - n]
+// for n >= M (row_pairs_reads_mirror: register i >= E / 2), and its inverse DFT a = A[q] gives
+// Y[q][c] = a[2c] + i a[2c + 1] and Y[R - q][c] = conj a[2c] + i conj a[2c + 1]: the lane pair
+// holding a[2c], a[2c + 1] swaps them by shuffles, the even lane writes row q's word c and the
+// odd lane row R - q's (row_pairs_join; a self-mirrored row keeps the real parts of a, which
+// its exact values are).
 
 /// The first and last pass lengths the row pairs take (E = 32 values per thread, so that a
 /// lane pair's words stay in one warp and the deal of the last stage has R3 >= 2).
@@ -163,6 +170,27 @@ FFTCORE_HD constexpr RowPairTargets row_pairs_targets(int n, int log_l, bool sel
 FFTCORE_HD constexpr RowPairTargets row_pairs_stage_targets(int k, bool v0, int log_l, bool self) {
   int const half_r3 = 1 << (stage_log_radix(2, log_l) - 1);
   return {k < half_r3 || (k == half_r3 && v0), !self && (k >= half_r3 || (k == 0 && v0))};
+}
+
+/// C2R: whether value n of sequence q is read from row R - q (conjugated, at 2M - n), n >= M.
+FFTCORE_HD constexpr bool row_pairs_reads_mirror(int n, int log_l) {
+  return n >= (1 << (log_l - 1));
+}
+
+/// C2R: the word a lane writes from a[n] (`mine`) and a[n ^ 1] (`other`), n = 2c + odd: Y[q][c]
+/// = a[2c] + i a[2c + 1] (even lane), Y[R - q][c] = conj a[2c] + i conj a[2c + 1] (odd lane);
+/// where the row is its own mirror the even lane writes Re a[2c] + i Re a[2c + 1] and the odd
+/// lane nothing.
+template <class F2>
+FFTCORE_HD constexpr F2 row_pairs_join(bool odd, bool self, F2 mine, F2 other) {
+  return self  ? F2{mine.x, other.x}
+         : odd ? F2{other.x + mine.y, mine.x - other.y}
+               : F2{mine.x - other.y, mine.y + other.x};
+}
+
+/// Whether a row-pair pass is the C2R's (rows of M + 1 in, of M out) rather than the R2C's.
+FFTCORE_HD inline bool row_pairs_c2r(PassParams const& p) {
+  return p.in_stride[0] == (std::int64_t{1} << (p.log_length - 1)) + 1;
 }
 
 /// Exchange buffers per sequence: one per exchange at E = 16 (L = 512), so that an item takes one
@@ -252,12 +280,14 @@ FFTCORE_HD constexpr int input_register(int u, int m, int log_r, int log_l) {
 /// shared round trip), hence the paired and warp-paired deals; the C2R split was faster at
 /// every length (2^10..2^13: 0.494 / 0.502 / 0.519 / 0.518 -> 0.362 / 0.461 / 0.487 / 0.430 ms).
 FFTCORE_HD inline bool eligible(PassParams const& p) {
-  if (p.real_row_pairs != 0) {  // the 2-D R2C's row pairs: forward, out of place, no hook
+  if (p.real_row_pairs != 0) {  // the 2-D R2C's or C2R's row pairs: out of place, no hook
     std::int64_t const l = std::int64_t{1} << p.log_length;
+    bool const r2c = p.in_stride[0] * 2 == l && p.out_stride[0] == l / 2 + 1;
+    bool const c2r = p.in_stride[0] == l / 2 + 1 && p.out_stride[0] * 2 == l;
     return p.log_length >= kMinLogLengthRowPairs && p.log_length <= kMaxLogLengthRowPairs &&
            p.row_pairs_log_rows >= 1 && p.row_pairs_log_rows <= 14 &&
            p.extent[0] == (std::int64_t{1} << (p.row_pairs_log_rows - 1)) + 1 &&
-           p.extent[2] == 1 && p.in_stride[0] * 2 == l && p.out_stride[0] == l / 2 + 1 &&
+           p.extent[2] == 1 && (r2c || c2r) &&
            p.in_stride[1] == (p.in_stride[0] << p.row_pairs_log_rows) &&
            p.out_stride[1] == (p.out_stride[0] << p.row_pairs_log_rows) && p.in_fp32 == 0 &&
            p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&

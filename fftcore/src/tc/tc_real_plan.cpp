@@ -12,6 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdlib>
 #include <new>
 #include <utility>
 
@@ -67,9 +68,12 @@ class TensorCoreRealPlan final : public BackendPlan {
       if (Status s = run(layout_.column, true, b, true, stream); s != Status::kSuccess) return s;
       return from_cuda(tc::launch_small_real(split, false, y, out, stream));
     }
-    if (layout_.row_pairs) {  // rank-2 R2C: the column FFT (in -> Y), then the row pairs
-      if (Status s = run(layout_.column, true, b, false, stream); s != Status::kSuccess) return s;
-      return run(layout_.row, false, b, false, stream);
+    if (layout_.row_pairs) {  // rank 2, R2C: the column FFT (in -> Y), then the row pairs
+      bool const inverse = !layout_.r2c;  // C2R: the row pairs (in -> Y), then the column FFT
+      tc::PassLayout const& first = inverse ? layout_.row : layout_.column;
+      tc::PassLayout const& second = inverse ? layout_.column : layout_.row;
+      if (Status s = run(first, !inverse, b, inverse, stream); s != Status::kSuccess) return s;
+      return run(second, inverse, b, inverse, stream);
     }
     if (layout_.r2c) {
       if (Status s = run(layout_.row, false, b, false, stream); s != Status::kSuccess) return s;
@@ -139,6 +143,16 @@ class TensorCoreRealPlan final : public BackendPlan {
   tc::DeviceTable fine_;
 };
 
+/// The row pairs' fewest columns (log2) from FFTCORE_TC_ROW_PAIRS (see below), 0 for none.
+int row_pairs_log_columns() noexcept {
+  if (!tc::env_switch_on("FFTCORE_TC_ROW_PAIRS") || !tc::env_switch_on("FFTCORE_TC_STOCKHAM_PASS")) {
+    return 0;
+  }
+  char const* v = std::getenv("FFTCORE_TC_ROW_PAIRS");
+  int const k = v != nullptr ? std::atoi(v) : 0;
+  return k >= 10 && k <= 14 ? k : tc::kLogMinRowPairsColumns;
+}
+
 }  // namespace
 
 Status make_tensor_core_real_plan(PlanDesc const& desc,
@@ -149,11 +163,11 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
       tc::env_switch_on("FFTCORE_TC_FUSED_SPLIT") && tc::env_switch_on("FFTCORE_TC_FAST_PASS");
   // FFTCORE_TC_TWIN_R2C=0 keeps the 2^15-real R2C on the fused Stockham pass (A/B).
   static bool const twin = tc::env_switch_on("FFTCORE_TC_TWIN_R2C");
-  // FFTCORE_TC_ROW_PAIRS=0 keeps the 2-D R2C of 2048 columns and more in the fused order (row
-  // pass, then the column FFT writing the half spectrum), for A/B; the row pairs run on the
+  // FFTCORE_TC_ROW_PAIRS=0 keeps the 2-D R2C and C2R of 2048 columns and more in the fused
+  // order (R2C: the row pass, then the column FFT writing the half spectrum; C2R backwards),
+  // =k (10..14) takes the row pairs from 2^k columns, for A/B; the row pairs run on the
   // Stockham pass, so its switch turns them off too.
-  static bool const row_pairs =
-      tc::env_switch_on("FFTCORE_TC_ROW_PAIRS") && tc::env_switch_on("FFTCORE_TC_STOCKHAM_PASS");
+  static int const row_pairs = row_pairs_log_columns();
   tc::RealLayout layout;
   if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs);
       s != Status::kSuccess) {

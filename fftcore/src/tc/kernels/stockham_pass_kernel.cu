@@ -210,8 +210,9 @@ __device__ __forceinline__ void sequence_barrier() {
 
 /// The kernel's fused real split (PassParams::real_out, real_in): none, R2C in the store, C2R
 /// in the load (real_split.hpp); or the 2-D R2C's row pairs (real_row_pairs: the separation
-/// of two rows in the load, both rows' half spectra in the store).
-enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2, kRowPairs = 3 };
+/// of two rows in the load, both rows' half spectra in the store), or the C2R's (both rows'
+/// half spectra in the load, the two rows of Y in the store).
+enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2, kRowPairs = 3, kRowPairsIn = 4 };
 
 template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
 __global__ void __launch_bounds__(stockham::max_threads(kLogL),
@@ -228,7 +229,12 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                                        kLogL <= stockham::kMaxLogLengthRowPairs && !kInverse &&
                                        !kHooked),
                 "row pairs: forward, E = 32");
+  static_assert(kReal != kRowPairsIn || (kLogL >= stockham::kMinLogLengthRowPairs &&
+                                         kLogL <= stockham::kMaxLogLengthRowPairs && kInverse &&
+                                         !kHooked),
+                "C2R row pairs: inverse, E = 32");
   constexpr bool kRows = kReal == kRowPairs;
+  constexpr bool kRowsIn = kReal == kRowPairsIn;
   // Row pairs: lane j reads word j / 2 + (T / 2) i of its row (stockham_pass_layout.hpp).
   constexpr int kLogLoadStep = kRows ? kLogT - 1 : kLogT;
   // Stage 2: radix 16, Ns = E, kU2 butterflies per thread.
@@ -309,8 +315,10 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // locate() points this thread at its sequence of item w: 1 if it holds one, 0 if the tile
   // ends before it, -1 (the same for the whole block) past the block's last item.
   // `at` is the offset of the sequence's output j in dst (the store hook's factor index).
-  // Row pairs: `to_mirror` points at row R - q's output 2M - j, `to_self`: q = R - q mod R.
+  // Row pairs: `to_mirror` points at row R - q's output 2M - j, `to_self`: q = R - q mod R; C2R
+  // row pairs: `from_mirror` at row R - q's input 2M - j.
   std::uint32_t* to_mirror = nullptr;
+  std::uint32_t const* from_mirror = nullptr;
   bool to_self = false;
   auto const locate = [&](std::int64_t w, std::uint32_t const*& from, std::uint32_t*& to,
                           std::uint32_t& at) -> int {
@@ -331,6 +339,24 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                   (q * out_s0 + static_cast<std::uint32_t>(j)));
       to_mirror = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_image) +
                          (qm * out_s0 + ((1u << kLogL) - static_cast<std::uint32_t>(j))));
+      to_self = q == qm;
+      at = 0;
+      return t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
+    }
+    if constexpr (kRowsIn) {
+      // Sequence q: rows q and R - q of the half spectrum in, rows q (even lanes) and R - q
+      // (odd lanes) of Y out.
+      BlockOrigin const o = block_origin(p, b);
+      auto const q = static_cast<std::uint32_t>(o.d0) + static_cast<std::uint32_t>(t);
+      std::uint32_t const qm = stockham::row_pairs_mirror(q, p.row_pairs_log_rows);
+      std::int64_t const in_image = o.in_base - o.d0 * p.in_stride[0];
+      std::int64_t const out_image = o.out_base - o.d0 * p.out_stride[0];
+      auto const uj = static_cast<std::uint32_t>(j);
+      from = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_image) + (q * in_s0 + uj));
+      from_mirror = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_image) +
+                           (qm * in_s0 + ((1u << kLogL) - uj)));
+      to = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_image) +
+                  (((j & 1) != 0 ? qm : q) * out_s0 + (uj >> 1)));
       to_self = q == qm;
       at = 0;
       return t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
@@ -366,7 +392,12 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   std::uint32_t to_at = 0;
   auto const load = [&](int state) {
 #pragma unroll
-    for (int i = 0; i < kE; ++i) raw[i] = state > 0 ? from[i << kLogLoadStep] : 0u;
+    for (int i = 0; i < kE; ++i) {
+      // C2R row pairs: values n >= M (i >= E / 2) from row R - q at 2M - n.
+      raw[i] = state <= 0                  ? 0u
+               : kRowsIn && i >= kE / 2 ? from_mirror[-(i << kLogT)]
+                                           : from[i << kLogLoadStep];
+    }
   };
   int state = locate(0, from, to, to_at);
   __builtin_assume(__isGlobal(from));
@@ -407,6 +438,10 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
         std::uint32_t const other = __shfl_xor_sync(0xffffffffu, raw[i], 1);
         a[i] = stockham::row_pairs_value(odd, unpack_word(raw[i]), unpack_word(other));
       }
+    } else if constexpr (kRowsIn) {
+      // conj F[n] (the inverse as conj forward conj): conj X[q][n], n < M; X[R - q][2M - n].
+#pragma unroll
+      for (int i = 0; i < kE; ++i) a[i] = unpack_word(i < kE / 2 ? raw[i] ^ kConjugate : raw[i]);
     } else {
 #pragma unroll
       for (int i = 0; i < kE; ++i) a[i] = unpack_word(raw[i] ^ conj);
@@ -483,6 +518,23 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
         }
         twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
         dft_pow2<kLogR3>(b);
+        if constexpr (kRowsIn) {
+          // a[n] = conj of output n = v + k Ns; the lane pair (n, n ^ 1) swaps them and writes
+          // word n / 2 of Y's rows q (even lane) and R - q (odd lane). Every lane shuffles.
+          bool const odd = (j & 1) != 0;
+#pragma unroll
+          for (int k = 0; k < kR3; ++k) {
+            float2 const y = b[bit_reverse<kLogR3>(k)];
+            float2 const mine = make_float2(y.x, -y.y);
+            float2 const other = make_float2(__shfl_xor_sync(0xffffffffu, mine.x, 1),
+                                             __shfl_xor_sync(0xffffffffu, mine.y, 1));
+            if (ok && !(odd && seq_self)) {
+              seq[((u << kLogT) + (k << kLogNs3)) >> 1] =
+                  pack_word(stockham::row_pairs_join(odd, seq_self, mine, other));
+            }
+          }
+          continue;
+        }
         if (ok) {
 #pragma unroll
           for (int k = 0; k < kR3; ++k) {
@@ -542,6 +594,17 @@ constexpr auto row_pairs_kernel() {
   }
 }
 
+/// The C2R row pairs' kernel (L = 1024 .. 16384), else the plain inverse one (never launched
+/// with real_row_pairs).
+template <int kLogL>
+constexpr auto row_pairs_in_kernel() {
+  if constexpr (kLogL >= stockham::kMinLogLengthRowPairs) {
+    return stockham_pass_kernel<kLogL, true, false, kRowPairsIn>;
+  } else {
+    return stockham_pass_kernel<kLogL, true, false>;
+  }
+}
+
 /// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
 /// with real_in).
 template <int kLogL>
@@ -561,7 +624,8 @@ cudaError_t prepare_length() noexcept {
   for (auto const kernel :
        {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
         stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>,
-        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(), row_pairs_kernel<kLogL>()}) {
+        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(), row_pairs_kernel<kLogL>(),
+        row_pairs_in_kernel<kLogL>()}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     }
@@ -580,14 +644,16 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   }
   if (pass.real_in != 0 && kLogL > stockham::kMaxLogLengthReal) return cudaErrorInvalidValue;
   if (pass.real_row_pairs != 0 &&
-      (inverse || !stockham::eligible(pass) || kLogL < stockham::kMinLogLengthRowPairs)) {
-    return cudaErrorInvalidValue;
+      (inverse != stockham::row_pairs_c2r(pass) || !stockham::eligible(pass) ||
+       kLogL < stockham::kMinLogLengthRowPairs)) {
+    return cudaErrorInvalidValue;  // the R2C's forward, the C2R's inverse
   }
-  int const variant = pass.real_row_pairs != 0 ? kRowPairs
+  int const variant = pass.real_row_pairs != 0 ? (inverse ? kRowPairsIn : kRowPairs)
                       : pass.real_out != 0     ? kSplitOut
                       : pass.real_in != 0      ? kSplitIn
                                                : kNoSplit;
-  auto const kernel = variant == kRowPairs  ? row_pairs_kernel<kLogL>()
+  auto const kernel = variant == kRowPairs    ? row_pairs_kernel<kLogL>()
+                      : variant == kRowPairsIn ? row_pairs_in_kernel<kLogL>()
                       : variant == kSplitOut ? r2c_kernel<kLogL>()
                       : variant == kSplitIn ? c2r_kernel<kLogL>()
                       : pass.store_factors != nullptr
@@ -597,7 +663,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
   static std::atomic<int>
-      resident_cache[4][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
+      resident_cache[5][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);
