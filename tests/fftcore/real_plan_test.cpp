@@ -697,6 +697,14 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     RealLayout l;
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 1024, 2, kind), l),
               Status::kSuccess);
+    EXPECT_TRUE(l.row_pairs);  // 2-D from 1024 columns: the row pairs (FP16 Y of M words)
+    EXPECT_FALSE(l.fused);
+    for (PassParams const& p : l.column.passes) {
+      EXPECT_EQ(p.in_fp32, 0);
+      EXPECT_EQ(p.out_fp32, 0);
+    }
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 512, 2, kind), l),
+              Status::kSuccess);
     EXPECT_TRUE(l.fused);  // 2-D: the half spectrum Y in FP16 between the row and column passes
     EXPECT_TRUE(l.rank2);
     for (PassParams const& p : l.column.passes) {
@@ -727,6 +735,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     }
   }
   check_shape(64, 1024, 2, Scaling::kNone);
+  check_shape(64, 512, 2, Scaling::kNone);
   check_shape(512, 512, 1, Scaling::kByN);
   check_shape(16, 2048, 3, Scaling::kBySqrtN);
   check_shape(8192, 512, 1, Scaling::kByN);  // two column passes, the first and last repitched
@@ -911,31 +920,31 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {
   std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
       {2, 2},       {2, 4},       {4, 8},       {16, 2},    {8, 64},   {64, 16},
       {2, 1 << 14}, {1 << 13, 4}, {1 << 14, 2}, {256, 256}, {1024, 32}, {64, 128}, {32, 256},
-      {2, 4096},    {4, 4096},    {8, 2048},    {16, 8192}, {64, 2048}};
+      {2, 4096},    {4, 4096},    {8, 2048},    {16, 8192}, {64, 2048}, {8, 1024}};
   for (auto [r, c] : shapes) {
     SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
     check_shape(r, c, r * c <= 4096 ? 2 : 1, Scaling::kNone);
   }
   check_shape(32, 64, 3, Scaling::kByN);
   check_shape(128, 8, 2, Scaling::kBySqrtN);
-  // The row pairs (2048 columns and more): odd batches, both scalings.
+  // The row pairs (1024 columns and more): odd batches, both scalings.
   check_shape(4, 2048, 3, Scaling::kByN);
   check_shape(8, 4096, 3, Scaling::kBySqrtN);
 }
 
-/// Which shapes take the row pairs (real_layout.hpp): the 2-D R2C and C2R of 2048 .. 16384
-/// columns, not 1-D, not below 2048 columns, nor with the switch off; the R2C's passes: the
+/// Which shapes take the row pairs (real_layout.hpp): the 2-D R2C and C2R of 1024 .. 16384
+/// columns, not 1-D, not below 1024 columns, nor with the switch off; the R2C's passes: the
 /// column FFT over the M complex columns of `in` into Y, then one row-pair pass of 2M points
 /// over the R / 2 + 1 pairs of each image, Stockham-eligible, carrying 1/2 and the row share of
 /// the scale; the C2R's the row-pair pass (in -> Y, the row share) and the column FFT (Y -> out).
-TEST(RealPlan, RowPairsTakeThe2dRealTransformsFrom2048Columns) {
+TEST(RealPlan, RowPairsTakeThe2dRealTransformsFrom1024Columns) {
   namespace tc = fftcore::detail::tc;
   for (auto [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {2, 2048}, {2, 4096}, {4096, 2048}, {2048, 2048}, {4096, 4096}, {8, 16384}, {16, 8192},
-           {2, 1024}, {1024, 1024}, {512, 512}, {0, 4096}, {0, 1 << 20}}) {
+           {2, 1024}, {4, 1024}, {1024, 1024}, {512, 512}, {4096, 512}, {0, 4096}, {0, 1 << 20}}) {
     SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
     // Not at 4096 elements and fewer, which keep the FP32 half spectrum (real_layout.cpp).
-    bool const expected = rows > 0 && cols >= 2048 && rows * cols > 4096;
+    bool const expected = rows > 0 && cols >= 1024 && rows * cols > 4096;
     for (Scaling scaling : {Scaling::kNone, Scaling::kByN, Scaling::kBySqrtN}) {
       RealLayout l;
       ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kR2C, scaling), l),
