@@ -387,7 +387,7 @@ TEST_F(RealTransform, Fused2dShapesOddBatches) {
 /// The 2-D R2C and C2R shapes of 1024 columns and more: the column FFT and the row pairs q,
 /// R - q on the Stockham pass (PassParams::real_row_pairs; R2C column FFT first, C2R row pairs
 /// first): two rows (rows 0 and 1 each their own mirror), partial tiles of pairs (R / 2 + 1 per
-/// image), 1024 .. 16384 columns, odd batches, one- and two-pass column FFTs (4096 rows), and
+/// image), 1024 .. 16384 columns (512 with FFTCORE_TC_ROW_PAIRS=9), odd batches, one- and two-pass column FFTs (4096 rows), and
 /// both scalings; against the double reference and cuFFT FP16. A small set for
 /// compute-sanitizer.
 TEST_F(RealTransform, RowPairs2dShapesOddBatches) {
@@ -398,6 +398,7 @@ TEST_F(RealTransform, RowPairs2dShapesOddBatches) {
                                                                      {8, 1 << 14, 1},
                                                                      {64, 2048, 3},
                                                                      {32, 1024, 3},
+                                                                     {16, 512, 3},
                                                                      {256, 8192, 1},
                                                                      {4096, 2048, 1}}) {
     SCOPED_TRACE(shape_name(r, c, batch));

@@ -128,8 +128,8 @@ inline constexpr int kLogMinRowPairsColumns = 10;
 /// `fuse`: take the fused split and the FP16 Z where they apply (false: FP32 Z and Y and the
 /// split kernel everywhere, for A/B measurements and where the register-chained pass is
 /// switched off). `twin`: take the twin R2C where it applies (with `fuse`); the row pairs
-/// likewise from 2^row_pairs_log_columns columns (0: never; below 10 the kernel has no such
-/// pass, so it counts as 10).
+/// likewise from 2^row_pairs_log_columns columns (0: never; below 9 the kernel has no such
+/// pass, so it counts as 9).
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout,
                                        bool fuse = true, bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns) noexcept;

@@ -136,9 +136,10 @@ FFTCORE_HD constexpr int warp_paired_butterfly(int j, int log_l) {
 // odd lane row R - q's (row_pairs_join; a self-mirrored row keeps the real parts of a, which
 // its exact values are).
 
-/// The first and last pass lengths the row pairs take (E = 32 values per thread, so that a
-/// lane pair's words stay in one warp and the deal of the last stage has R3 >= 2).
-inline constexpr int kMinLogLengthRowPairs = kLogMinLengthWide;
+/// The first and last pass lengths the row pairs take: every length of the pass, as a lane
+/// pair's words stay in one warp (T >= 32) and the last stage's radix R3 >= 2 (L = 512: 16
+/// values per thread, T = 32, one sequence per warp).
+inline constexpr int kMinLogLengthRowPairs = kMinLogLength;
 inline constexpr int kMaxLogLengthRowPairs = kMaxLogLength;
 
 /// Row R - q mod R, the mirror of row q of R = 2^log_rows.

@@ -150,7 +150,7 @@ int row_pairs_log_columns() noexcept {
   }
   char const* v = std::getenv("FFTCORE_TC_ROW_PAIRS");
   int const k = v != nullptr ? std::atoi(v) : 0;
-  return k >= 10 && k <= 14 ? k : tc::kLogMinRowPairsColumns;
+  return k >= 9 && k <= 14 ? k : tc::kLogMinRowPairsColumns;
 }
 
 }  // namespace
@@ -165,7 +165,7 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   static bool const twin = tc::env_switch_on("FFTCORE_TC_TWIN_R2C");
   // FFTCORE_TC_ROW_PAIRS=0 keeps the 2-D R2C and C2R of 1024 columns and more in the fused
   // order (R2C: the row pass, then the column FFT writing the half spectrum; C2R backwards),
-  // =k (10..14) takes the row pairs from 2^k columns, for A/B; the row pairs run on the
+  // =k (9..14) takes the row pairs from 2^k columns, for A/B; the row pairs run on the
   // Stockham pass, so its switch turns them off too.
   static int const row_pairs = row_pairs_log_columns();
   tc::RealLayout layout;

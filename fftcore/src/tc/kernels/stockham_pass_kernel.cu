@@ -228,11 +228,11 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   static_assert(kReal != kRowPairs || (kLogL >= stockham::kMinLogLengthRowPairs &&
                                        kLogL <= stockham::kMaxLogLengthRowPairs && !kInverse &&
                                        !kHooked),
-                "row pairs: forward, E = 32");
+                "row pairs: forward");
   static_assert(kReal != kRowPairsIn || (kLogL >= stockham::kMinLogLengthRowPairs &&
                                          kLogL <= stockham::kMaxLogLengthRowPairs && kInverse &&
                                          !kHooked),
-                "C2R row pairs: inverse, E = 32");
+                "C2R row pairs: inverse");
   constexpr bool kRows = kReal == kRowPairs;
   constexpr bool kRowsIn = kReal == kRowPairsIn;
   // Row pairs: lane j reads word j / 2 + (T / 2) i of its row (stockham_pass_layout.hpp).
@@ -583,7 +583,7 @@ constexpr auto r2c_kernel() {
   return stockham_pass_kernel<kLogL, false, false, kSplitOut>;
 }
 
-/// The row pairs' kernel (L = 1024 .. 16384), else the plain forward one (never launched with
+/// The row pairs' kernel (L = 512 .. 16384), else the plain forward one (never launched with
 /// real_row_pairs).
 template <int kLogL>
 constexpr auto row_pairs_kernel() {
@@ -594,7 +594,7 @@ constexpr auto row_pairs_kernel() {
   }
 }
 
-/// The C2R row pairs' kernel (L = 1024 .. 16384), else the plain inverse one (never launched
+/// The C2R row pairs' kernel (L = 512 .. 16384), else the plain inverse one (never launched
 /// with real_row_pairs).
 template <int kLogL>
 constexpr auto row_pairs_in_kernel() {
