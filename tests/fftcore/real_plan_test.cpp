@@ -407,9 +407,11 @@ void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::ve
 
 /// Emulates the Tensor Core real plan of `d` on `in` (complex view of the data) into `out`.
 void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
-                       std::vector<cd>& out) {
+                       std::vector<cd>& out,
+                       int row_pairs = fftcore::detail::tc::kLogMinRowPairsColumns) {
   RealLayout layout;
-  ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout), Status::kSuccess);
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout, true, true, row_pairs),
+            Status::kSuccess);
   std::size_t const m = std::size_t{1} << layout.log_m;
   auto const rows = static_cast<std::size_t>(layout.rows);
   cd const nan(std::nan(""), 0);
@@ -500,7 +502,9 @@ std::vector<double> random_real(std::size_t n, unsigned seed) {
 }
 
 /// R2C then C2R of one shape (rows = 0: 1-D), emulated, against the double reference.
-void check_shape(std::int64_t rows, std::int64_t cols, std::int64_t batch, Scaling scaling) {
+/// `row_pairs`: the row pairs' fewest columns (log2), 0 for the fused 2-D layout.
+void check_shape(std::int64_t rows, std::int64_t cols, std::int64_t batch, Scaling scaling,
+                 int row_pairs = fftcore::detail::tc::kLogMinRowPairsColumns) {
   std::int64_t const r = rows > 0 ? rows : 1;
   auto const n = static_cast<std::size_t>(r * cols);
   unsigned const seed = static_cast<unsigned>(rows * 7919 + cols * 31 + batch);
@@ -512,14 +516,16 @@ void check_shape(std::int64_t rows, std::int64_t cols, std::int64_t batch, Scali
   for (auto& v : ref) v *= s;
   std::vector<cd> spectrum;
   ASSERT_NO_FATAL_FAILURE(
-      emulate_real_plan(real_desc(rows, cols, batch, Transform::kR2C, scaling), packed, spectrum));
+      emulate_real_plan(real_desc(rows, cols, batch, Transform::kR2C, scaling), packed, spectrum,
+                        row_pairs));
   ASSERT_EQ(spectrum.size(), ref.size());
   EXPECT_LT(tcfft::testing::relative_l2_error(spectrum, ref), 2e-6) << "R2C";
   // C2R of the exact spectrum (before scaling) returns n x, scaled.
   auto exact = reference_r2c(x, r, cols, batch);
   std::vector<cd> back;
   ASSERT_NO_FATAL_FAILURE(
-      emulate_real_plan(real_desc(rows, cols, batch, Transform::kC2R, scaling), exact, back));
+      emulate_real_plan(real_desc(rows, cols, batch, Transform::kC2R, scaling), exact, back,
+                        row_pairs));
   std::vector<cd> expect(packed);
   for (auto& v : expect) v *= static_cast<double>(n) * s;
   EXPECT_LT(tcfft::testing::relative_l2_error(back, expect), 2e-6) << "C2R";
@@ -697,15 +703,17 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     RealLayout l;
     ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 1024, 2, kind), l),
               Status::kSuccess);
-    EXPECT_TRUE(l.row_pairs);  // 2-D from 1024 columns: the row pairs (FP16 Y of M words)
+    EXPECT_TRUE(l.row_pairs);  // 2-D from 512 columns: the row pairs (FP16 Y of M words)
     EXPECT_FALSE(l.fused);
     for (PassParams const& p : l.column.passes) {
       EXPECT_EQ(p.in_fp32, 0);
       EXPECT_EQ(p.out_fp32, 0);
     }
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 512, 2, kind), l),
+    // With the row pairs off (FFTCORE_TC_ROW_PAIRS=0): the half spectrum Y in FP16 between the
+    // row and column passes.
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(64, 512, 2, kind), l, true, true, 0),
               Status::kSuccess);
-    EXPECT_TRUE(l.fused);  // 2-D: the half spectrum Y in FP16 between the row and column passes
+    EXPECT_TRUE(l.fused);
     EXPECT_TRUE(l.rank2);
     for (PassParams const& p : l.column.passes) {
       EXPECT_EQ(p.in_fp32, 0);
@@ -738,9 +746,15 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
   check_shape(64, 512, 2, Scaling::kNone);
   check_shape(512, 512, 1, Scaling::kByN);
   check_shape(16, 2048, 3, Scaling::kBySqrtN);
-  check_shape(8192, 512, 1, Scaling::kByN);  // two column passes, the first and last repitched
+  check_shape(8192, 512, 1, Scaling::kByN);
+  // The fused 2-D layout (the row pairs off, for A/B).
+  check_shape(64, 1024, 2, Scaling::kNone, 0);
+  check_shape(512, 512, 1, Scaling::kByN, 0);
+  check_shape(16, 2048, 3, Scaling::kBySqrtN, 0);
+  check_shape(8192, 512, 1, Scaling::kByN, 0);  // two column passes, the first and last repitched
   RealLayout two;
-  ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(8192, 512, 1, Transform::kR2C), two),
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(8192, 512, 1, Transform::kR2C), two,
+                                                  true, true, 0),
             Status::kSuccess);
   EXPECT_EQ(two.column.passes.size(), 2u);
   EXPECT_EQ(two.y_pitch, 264);
@@ -927,24 +941,26 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {
   }
   check_shape(32, 64, 3, Scaling::kByN);
   check_shape(128, 8, 2, Scaling::kBySqrtN);
-  // The row pairs (1024 columns and more): odd batches, both scalings.
+  // The row pairs (512 columns and more): odd batches, both scalings.
   check_shape(4, 2048, 3, Scaling::kByN);
   check_shape(8, 4096, 3, Scaling::kBySqrtN);
 }
 
-/// Which shapes take the row pairs (real_layout.hpp): the 2-D R2C and C2R of 1024 .. 16384
-/// columns, not 1-D, not below 1024 columns, nor with the switch off; the R2C's passes: the
+/// Which shapes take the row pairs (real_layout.hpp): the 2-D R2C and C2R of 512 .. 16384
+/// columns above 4096 elements, not 1-D, not below 512 columns, nor with the switch off; the R2C's passes: the
 /// column FFT over the M complex columns of `in` into Y, then one row-pair pass of 2M points
 /// over the R / 2 + 1 pairs of each image, Stockham-eligible, carrying 1/2 and the row share of
 /// the scale; the C2R's the row-pair pass (in -> Y, the row share) and the column FFT (Y -> out).
-TEST(RealPlan, RowPairsTakeThe2dRealTransformsFrom1024Columns) {
+TEST(RealPlan, RowPairsTakeThe2dRealTransformsFrom512Columns) {
   namespace tc = fftcore::detail::tc;
   for (auto [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {2, 2048}, {2, 4096}, {4096, 2048}, {2048, 2048}, {4096, 4096}, {8, 16384}, {16, 8192},
-           {2, 1024}, {4, 1024}, {1024, 1024}, {512, 512}, {4096, 512}, {0, 4096}, {0, 1 << 20}}) {
+           {2, 1024}, {4, 1024}, {1024, 1024}, {512, 512}, {4096, 512}, {8, 512}, {64, 256},
+           {0, 4096}, {0, 1 << 20}}) {
     SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
     // Not at 4096 elements and fewer, which keep the FP32 half spectrum (real_layout.cpp).
-    bool const expected = rows > 0 && cols >= 1024 && rows * cols > 4096;
+    bool const expected =
+        rows > 0 && cols >= (1 << tc::kLogMinRowPairsColumns) && rows * cols > 4096;
     for (Scaling scaling : {Scaling::kNone, Scaling::kByN, Scaling::kBySqrtN}) {
       RealLayout l;
       ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kR2C, scaling), l),
@@ -1012,9 +1028,19 @@ TEST(RealPlan, RowPairsTakeThe2dRealTransformsFrom1024Columns) {
       bad = p;
       bad.out_stride[0] = m;
       EXPECT_FALSE(tc::stockham::eligible(bad));
-      bad = p;
-      bad.log_length = 9;
+      bad = p;  // 256 points, strides to match: below the kernel's lengths
+      bad.log_length = tc::stockham::kMinLogLengthRowPairs - 1;
+      bad.in_stride[0] = std::int64_t{1} << (bad.log_length - 1);
+      bad.out_stride[0] = bad.in_stride[0] + 1;
+      bad.in_stride[1] = rows * bad.in_stride[0];
+      bad.out_stride[1] = rows * bad.out_stride[0];
       EXPECT_FALSE(tc::stockham::eligible(bad));
+      bad.log_length += 1;  // the same at 512 points is taken
+      bad.in_stride[0] *= 2;
+      bad.out_stride[0] = bad.in_stride[0] + 1;
+      bad.in_stride[1] = rows * bad.in_stride[0];
+      bad.out_stride[1] = rows * bad.out_stride[0];
+      EXPECT_TRUE(tc::stockham::eligible(bad));
     }
   }
 }

@@ -372,9 +372,10 @@ TEST_F(RealTransform, C2rShapes2d) {
   }
 }
 
-/// 2-D shapes around and above the fused split's threshold (rows * cols > 4096, cols >= 512:
-/// FP16 half spectrum between the row and column passes; cols 128 and 256: the medium real
-/// kernel into and from it), odd batches; a small set for compute-sanitizer.
+/// 2-D shapes around and above the FP16 half spectrum's threshold (rows * cols > 4096; cols >=
+/// 512: the row pairs, FP16 Y between them and the column passes; cols 128 and 256: the medium
+/// real kernel into and from FP16 Y; 8 x 512: 4096 elements, FP32 Y), odd batches; a small set
+/// for compute-sanitizer.
 TEST_F(RealTransform, Fused2dShapesOddBatches) {
   for (auto [r, c] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {8, 512}, {16, 512}, {64, 1024}, {4, 16384}, {32, 4096}, {32, 256}, {64, 128}, {16, 256}}) {
@@ -384,10 +385,10 @@ TEST_F(RealTransform, Fused2dShapesOddBatches) {
   }
 }
 
-/// The 2-D R2C and C2R shapes of 1024 columns and more: the column FFT and the row pairs q,
+/// The 2-D R2C and C2R shapes of 512 columns and more: the column FFT and the row pairs q,
 /// R - q on the Stockham pass (PassParams::real_row_pairs; R2C column FFT first, C2R row pairs
 /// first): two rows (rows 0 and 1 each their own mirror), partial tiles of pairs (R / 2 + 1 per
-/// image), 1024 .. 16384 columns (512 with FFTCORE_TC_ROW_PAIRS=9), odd batches, one- and two-pass column FFTs (4096 rows), and
+/// image), 512 .. 16384 columns, odd batches, one- and two-pass column FFTs (4096 rows), and
 /// both scalings; against the double reference and cuFFT FP16. A small set for
 /// compute-sanitizer.
 TEST_F(RealTransform, RowPairs2dShapesOddBatches) {

@@ -653,11 +653,13 @@ TEST(TcColumnPass, EmulatedPassesGiveTheDft) {
   {
     // A real plan's partial tiles: the column FFT of the 128 x 512 R2C transform over its
     // 257 columns, rows padded to 264 in Y, scattering to rows of 257 (T = 64: the last tile
-    // holds one column, its second round none).
+    // holds one column, its second round none), in the fused 2-D layout (the row pairs off,
+    // FFTCORE_TC_ROW_PAIRS=0; with them the column FFT runs over 256 whole columns).
     fftcore::PlanDesc d = desc(128, 512, 64);
     d.kind = fftcore::Transform::kR2C;
     fftcore::detail::tc::RealLayout rl;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, rl), fftcore::Status::kSuccess);
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, rl, true, true, 0),
+              fftcore::Status::kSuccess);
     ASSERT_EQ(rl.column.passes.size(), 1u);
     PassParams const& p = rl.column.passes[0];
     ASSERT_TRUE(col::eligible(p));

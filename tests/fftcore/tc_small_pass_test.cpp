@@ -122,8 +122,8 @@ TEST(TcSmallPass, RealTransformsUseItForTheirFp16Passes) {
   ASSERT_EQ(real.row.passes.size(), 2u);
   EXPECT_TRUE(small::eligible(real.row.passes[0]));
   EXPECT_FALSE(small::eligible(real.row.passes[1]));
-  // R2C 8 x 1024: the 8-point column pass reads the half spectrum Y, FP16 with the fused row
-  // pass (the short kernel's), FP32 without.
+  // R2C 8 x 1024: the 8-point column pass is FP16 with the row pairs (from the input into Y, the
+  // short kernel's), and reads the FP32 half spectrum Y without fusion.
   d = desc(8, 1024, 3);
   d.kind = fftcore::Transform::kR2C;
   ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, real), fftcore::Status::kSuccess);

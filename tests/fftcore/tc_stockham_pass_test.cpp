@@ -84,7 +84,7 @@ TEST(TcStockhamPass, TakesTheUntwiddledContiguousPassesOf512To16384Points) {
 TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
   // R2C / C2R of n = 1024 .. 32768 (1-D) and 2-D rows of those: the row FFT of M = n / 2 =
   // 512 .. 16384 points is one pass with the split fused (real_layout.cpp), which it takes
-  // (the R2C at M = 512, 8192 and 16384 only); the 2-D R2C and C2R from 1024 columns take the row
+  // (the R2C at M = 512, 8192 and 16384 only); the 2-D R2C and C2R from 512 columns take the row
   // pairs instead, also a Stockham pass.
   for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
     for (int k = sp::kMinLogLength + 1; k <= sp::kMaxLogLength + 1; ++k) {
@@ -96,7 +96,7 @@ TEST(TcStockhamPass, TakesTheFusedRowPassesOfRealTransforms) {
         fftcore::detail::tc::RealLayout layout;
         ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout), fftcore::Status::kSuccess);
         if (rows > 1 && k >= fftcore::detail::tc::kLogMinRowPairsColumns) {
-          // From 1024 columns the 2-D R2C and C2R take the row pairs (RowPairs* below), here too.
+          // From 512 columns the 2-D R2C and C2R take the row pairs (RowPairs* below), here too.
           ASSERT_TRUE(layout.row_pairs);
           EXPECT_TRUE(sp::eligible(layout.row.passes.at(0)));
           continue;

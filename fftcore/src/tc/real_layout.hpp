@@ -36,9 +36,9 @@
 // again in DRAM reads. The C2R the same backwards: the row pairs (in -> Y, inverse: rows q and
 // R - q of the half spectrum in, the two rows of Y out), then the column FFT (Y -> out), which
 // reads aligned rows instead of the half spectrum's.
-// Fused (256 <= M <= 16384; rank 2 above 4096 elements, below the row pairs' 1024 columns, so
-// 512 columns: at 2048x2048 this layout measured 1.13-1.15x the C2C against the row pairs'
-// 1.95-1.98x, H100, NOTES.md session 20): the row FFT is one register-chained
+// Fused (256 <= M <= 16384 in 1-D; rank 2 above 4096 elements only with the row pairs switched
+// off, FFTCORE_TC_ROW_PAIRS=0: at 2048x2048 this layout measured 1.13-1.15x the C2C against the
+// row pairs' 1.95-1.98x, H100, NOTES.md session 20): the row FFT is one register-chained
 // pass with the split in its store (R2C, PassParams::real_out) or its load (C2R, real_in),
 // between the data and the half spectrum (out, or Y in FP16 for rank 2), no Z, no split
 // kernel: half the bytes of the unfused steps and one launch fewer. Z is rounded to FP16 once
@@ -116,11 +116,12 @@ inline constexpr std::int64_t kMediumRealMinM = 64;
 /// kernel): as fast as the Stockham pass at 256..2048 rows, 5 % faster at 8192 (now 12 %).
 inline constexpr int kLogMinTwinRows = 8;
 
-/// The row pairs' fewest columns (2M reals), 2^10: the 2-D R2C and C2R shapes with 1024 columns
-/// and more. Measured (H100, fftcore_bench --real, FFTCORE_TC_ROW_PAIRS=10 against =11 in one
-/// call, three runs): 1024x1024 R2C 1.117-1.123 -> 0.978-0.983 ms (1.66x -> 1.90x the C2C),
-/// C2R 0.986-1.016 -> 0.976-0.990 (equal); 512 columns (E = 16) the kernel does not take.
-inline constexpr int kLogMinRowPairsColumns = 10;
+/// The row pairs' fewest columns (2M reals), 2^9: the 2-D R2C and C2R shapes with 512 columns
+/// and more (above 4096 elements). Measured (H100, fftcore_bench --real, FFTCORE_TC_ROW_PAIRS=9
+/// against 10 and 11 in one call, two or three runs each): 512x512 R2C 1.056-1.062 ->
+/// 0.928-0.935 ms (1.65x -> 1.89x the C2C), C2R 1.000-1.013 -> 0.890-0.898 (1.73x -> 1.97x);
+/// 1024x1024 R2C 1.117-1.123 -> 0.975-0.983 (1.66x -> 1.90x), C2R equal.
+inline constexpr int kLogMinRowPairsColumns = 9;
 
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as

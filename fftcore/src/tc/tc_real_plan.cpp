@@ -163,7 +163,7 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
       tc::env_switch_on("FFTCORE_TC_FUSED_SPLIT") && tc::env_switch_on("FFTCORE_TC_FAST_PASS");
   // FFTCORE_TC_TWIN_R2C=0 keeps the 2^15-real R2C on the fused Stockham pass (A/B).
   static bool const twin = tc::env_switch_on("FFTCORE_TC_TWIN_R2C");
-  // FFTCORE_TC_ROW_PAIRS=0 keeps the 2-D R2C and C2R of 1024 columns and more in the fused
+  // FFTCORE_TC_ROW_PAIRS=0 keeps the 2-D R2C and C2R of 512 columns and more in the fused
   // order (R2C: the row pass, then the column FFT writing the half spectrum; C2R backwards),
   // =k (9..14) takes the row pairs from 2^k columns, for A/B; the row pairs run on the
   // Stockham pass, so its switch turns them off too.
