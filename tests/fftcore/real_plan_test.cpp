@@ -3,7 +3,16 @@
 // half-spectrum sizes, and - by running the Tensor Core real layout on the CPU (the complex
 // passes with the kernel's index maps in double, the split step with real_split.hpp in FP32) -
 // that the layout computes cuFFT's R2C and C2R for 1-D and 2-D, batched, with every scaling.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
 #include <fftcore/fftcore.hpp>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "../../fftcore/src/tc/column_pass_layout.hpp"
 #include "../../fftcore/src/tc/fast_pass_layout.hpp"
@@ -11,16 +20,6 @@
 #include "../../fftcore/src/tc/real_split.hpp"
 #include "../../fftcore/src/tc/stockham_pass_layout.hpp"
 #include "common/reference_dft.hpp"
-
-#include <gtest/gtest.h>
-
-#include <algorithm>
-#include <cmath>
-#include <complex>
-#include <map>
-#include <random>
-#include <string>
-#include <vector>
 
 namespace {
 
@@ -147,85 +146,79 @@ void emulate_pairs_pass(PassParams const& p, std::vector<cd> const& src, std::ve
   }
 }
 
-/// The 2-D C2R's row-pair pass (inverse): sequence q from row q of the half spectrum and the
-/// mirror of row R - q (stockham::row_pairs_reads_mirror), its inverse DFT scaled, the words of
-/// Y's rows q and R - q joined as the lane pairs do (stockham::row_pairs_join).
-void emulate_row_pairs_c2r(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst) {
+/// Calls fn(q, R - q, in_image, out_image) for every sequence q of a row-pair pass
+/// (PassParams::real_row_pairs), in the kernel's blocks and tiles.
+template <class Fn>
+void for_each_row_pair(PassParams const& p, Fn fn) {
   namespace st = fftcore::detail::tc::stockham;
-  std::int64_t const l = std::int64_t{1} << p.log_length, m = l / 2;
-  EXPECT_EQ(p.in_stride[0], m + 1);
-  EXPECT_EQ(p.out_stride[0], m);
   for (std::int64_t b = 0; b < p.blocks; ++b) {
     auto const o = fftcore::detail::tc::block_origin(p, b);
     std::int64_t const in_image = o.in_base - o.d0 * p.in_stride[0];
     std::int64_t const out_image = o.out_base - o.d0 * p.out_stride[0];
     for (std::int64_t t = 0; t < (std::int64_t{1} << p.log_tile) && o.d0 + t < p.extent[0]; ++t) {
       auto const q = static_cast<std::uint32_t>(o.d0 + t);
-      std::uint32_t const qm = st::row_pairs_mirror(q, p.row_pairs_log_rows);
-      bool const self = q == qm;
-      std::vector<cd> seq(static_cast<std::size_t>(l));
-      for (std::int64_t n = 0; n < l; ++n) {
-        seq[static_cast<std::size_t>(n)] =
-            st::row_pairs_reads_mirror(static_cast<int>(n), p.log_length)
-                ? std::conj(src.at(static_cast<std::size_t>(in_image + qm * (m + 1) + l - n)))
-                : src.at(static_cast<std::size_t>(in_image + q * (m + 1) + n));
-      }
-      fft(seq.data(), seq.size(), 1, +1);
-      for (std::int64_t c = 0; c < m; ++c) {
-        float2 const a0 = to_f2(seq[static_cast<std::size_t>(2 * c)] * static_cast<double>(p.scale));
-        float2 const a1 =
-            to_f2(seq[static_cast<std::size_t>(2 * c + 1)] * static_cast<double>(p.scale));
-        dst.at(static_cast<std::size_t>(out_image + q * m + c)) =
-            to_cd(st::row_pairs_join(false, self, a0, a1));
-        if (!self) {
-          dst.at(static_cast<std::size_t>(out_image + qm * m + c)) =
-              to_cd(st::row_pairs_join(true, false, a1, a0));
-        }
-      }
+      fn(std::int64_t{q}, std::int64_t{st::row_pairs_mirror(q, p.row_pairs_log_rows)}, in_image,
+         out_image);
     }
   }
 }
 
-/// The 2-D R2C's row-pair pass (PassParams::real_row_pairs) with the kernel's maps: sequence q
-/// of each image from rows q and R - q of Y (stockham::row_pairs_value, as the lane that holds
-/// value n computes it), its DFT scaled, the outputs placed by stockham::row_pairs_targets.
-void emulate_row_pairs_pass(PassParams const& p, std::vector<cd> const& src,
-                            std::vector<cd>& dst) {
+/// The 2-D row-pair pass with the kernel's maps. R2C: sequence q of each image from rows q and
+/// R - q of Y (stockham::row_pairs_value, as the lane that holds value n computes it), its DFT
+/// scaled, the outputs placed by stockham::row_pairs_targets. C2R (inverse): sequence q from row
+/// q of the half spectrum and the mirror of row R - q (stockham::row_pairs_reads_mirror), its
+/// inverse DFT scaled, the words of Y's rows q and R - q joined as the lane pairs do
+/// (stockham::row_pairs_join).
+void emulate_row_pairs_pass(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst) {
   namespace st = fftcore::detail::tc::stockham;
-  if (st::row_pairs_c2r(p)) {
-    emulate_row_pairs_c2r(p, src, dst);
-    return;
-  }
+  bool const c2r = st::row_pairs_c2r(p);
   std::int64_t const l = std::int64_t{1} << p.log_length, m = l / 2;
-  EXPECT_EQ(p.in_stride[0], m);
-  EXPECT_EQ(p.out_stride[0], m + 1);
-  for (std::int64_t b = 0; b < p.blocks; ++b) {
-    auto const o = fftcore::detail::tc::block_origin(p, b);
-    std::int64_t const in_image = o.in_base - o.d0 * p.in_stride[0];
-    std::int64_t const out_image = o.out_base - o.d0 * p.out_stride[0];
-    for (std::int64_t t = 0; t < (std::int64_t{1} << p.log_tile) && o.d0 + t < p.extent[0]; ++t) {
-      auto const q = static_cast<std::uint32_t>(o.d0 + t);
-      std::uint32_t const qm = st::row_pairs_mirror(q, p.row_pairs_log_rows);
-      bool const self = q == qm;
-      std::vector<cd> seq(static_cast<std::size_t>(l));
-      for (std::int64_t n = 0; n < l; ++n) {
-        float2 const y = to_f2(src.at(static_cast<std::size_t>(in_image + q * m + n / 2)));
-        float2 const z = to_f2(src.at(static_cast<std::size_t>(in_image + qm * m + n / 2)));
-        bool const odd = (n & 1) != 0;
-        seq[static_cast<std::size_t>(n)] = to_cd(st::row_pairs_value(odd, odd ? z : y, odd ? y : z));
-      }
-      fft(seq.data(), seq.size(), 1, -1);
-      for (std::int64_t n = 0; n < l; ++n) {
-        cd const v = seq[static_cast<std::size_t>(n)] * static_cast<double>(p.scale);
-        auto const where = st::row_pairs_targets(static_cast<int>(n), p.log_length, self);
-        if (where.own) dst.at(static_cast<std::size_t>(out_image + q * (m + 1) + n)) = v;
-        if (where.mirror) {
-          dst.at(static_cast<std::size_t>(out_image + qm * (m + 1) + ((l - n) & (l - 1)))) =
-              std::conj(v);
-        }
+  std::int64_t const y_row = m, x_row = m + 1;  // Y's rows, the half spectrum's
+  EXPECT_EQ(p.in_stride[0], c2r ? x_row : y_row);
+  EXPECT_EQ(p.out_stride[0], c2r ? y_row : x_row);
+  auto const at = [](std::vector<cd> const& v, std::int64_t i) {
+    return v.at(static_cast<std::size_t>(i));
+  };
+  for_each_row_pair(p, [&](std::int64_t q, std::int64_t qm, std::int64_t in, std::int64_t out) {
+    bool const self = q == qm;
+    std::vector<cd> seq(static_cast<std::size_t>(l));
+    for (std::int64_t n = 0; n < l; ++n) {
+      bool const odd = (n & 1) != 0;
+      if (c2r) {
+        seq[static_cast<std::size_t>(n)] =
+            st::row_pairs_reads_mirror(static_cast<int>(n), p.log_length)
+                ? std::conj(at(src, in + qm * x_row + l - n))
+                : at(src, in + q * x_row + n);
+      } else {
+        float2 const y = to_f2(at(src, in + q * y_row + n / 2));
+        float2 const z = to_f2(at(src, in + qm * y_row + n / 2));
+        seq[static_cast<std::size_t>(n)] =
+            to_cd(st::row_pairs_value(odd, odd ? z : y, odd ? y : z));
       }
     }
-  }
+    fft(seq.data(), seq.size(), 1, c2r ? +1 : -1);
+    for (cd& v : seq) v *= static_cast<double>(p.scale);
+    if (c2r) {
+      for (std::int64_t c = 0; c < m; ++c) {
+        float2 const a0 = to_f2(seq[static_cast<std::size_t>(2 * c)]);
+        float2 const a1 = to_f2(seq[static_cast<std::size_t>(2 * c + 1)]);
+        dst.at(static_cast<std::size_t>(out + q * y_row + c)) =
+            to_cd(st::row_pairs_join(false, self, a0, a1));
+        if (!self) {
+          dst.at(static_cast<std::size_t>(out + qm * y_row + c)) =
+              to_cd(st::row_pairs_join(true, false, a1, a0));
+        }
+      }
+      return;
+    }
+    for (std::int64_t n = 0; n < l; ++n) {
+      cd const v = seq[static_cast<std::size_t>(n)];
+      auto const where = st::row_pairs_targets(static_cast<int>(n), p.log_length, self);
+      if (where.own) dst.at(static_cast<std::size_t>(out + q * x_row + n)) = v;
+      if (where.mirror)
+        dst.at(static_cast<std::size_t>(out + qm * x_row + ((l - n) & (l - 1)))) = std::conj(v);
+    }
+  });
 }
 
 /// Runs one complex sub-plan's passes with the kernel's index maps (as tc_plan_logic_test).
@@ -406,8 +399,7 @@ void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::ve
 }
 
 /// Emulates the Tensor Core real plan of `d` on `in` (complex view of the data) into `out`.
-void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in,
-                       std::vector<cd>& out,
+void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in, std::vector<cd>& out,
                        int row_pairs = fftcore::detail::tc::kLogMinRowPairsColumns) {
   RealLayout layout;
   ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout, true, true, row_pairs),
@@ -515,17 +507,15 @@ void check_shape(std::int64_t rows, std::int64_t cols, std::int64_t batch, Scali
   double const s = scale_of(scaling, static_cast<double>(n));
   for (auto& v : ref) v *= s;
   std::vector<cd> spectrum;
-  ASSERT_NO_FATAL_FAILURE(
-      emulate_real_plan(real_desc(rows, cols, batch, Transform::kR2C, scaling), packed, spectrum,
-                        row_pairs));
+  ASSERT_NO_FATAL_FAILURE(emulate_real_plan(real_desc(rows, cols, batch, Transform::kR2C, scaling),
+                                            packed, spectrum, row_pairs));
   ASSERT_EQ(spectrum.size(), ref.size());
   EXPECT_LT(tcfft::testing::relative_l2_error(spectrum, ref), 2e-6) << "R2C";
   // C2R of the exact spectrum (before scaling) returns n x, scaled.
   auto exact = reference_r2c(x, r, cols, batch);
   std::vector<cd> back;
-  ASSERT_NO_FATAL_FAILURE(
-      emulate_real_plan(real_desc(rows, cols, batch, Transform::kC2R, scaling), exact, back,
-                        row_pairs));
+  ASSERT_NO_FATAL_FAILURE(emulate_real_plan(real_desc(rows, cols, batch, Transform::kC2R, scaling),
+                                            exact, back, row_pairs));
   std::vector<cd> expect(packed);
   for (auto& v : expect) v *= static_cast<double>(n) * s;
   EXPECT_LT(tcfft::testing::relative_l2_error(back, expect), 2e-6) << "C2R";
@@ -754,7 +744,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
   check_shape(8192, 512, 1, Scaling::kByN, 0);  // two column passes, the first and last repitched
   RealLayout two;
   ASSERT_EQ(fftcore::detail::tc::build_real_layout(real_desc(8192, 512, 1, Transform::kR2C), two,
-                                                  true, true, 0),
+                                                   true, true, 0),
             Status::kSuccess);
   EXPECT_EQ(two.column.passes.size(), 2u);
   EXPECT_EQ(two.y_pitch, 264);
@@ -932,9 +922,9 @@ TEST(RealPlan, ColumnSplitComputesEveryZOnce) {
 
 TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {
   std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
-      {2, 2},       {2, 4},       {4, 8},       {16, 2},    {8, 64},   {64, 16},
-      {2, 1 << 14}, {1 << 13, 4}, {1 << 14, 2}, {256, 256}, {1024, 32}, {64, 128}, {32, 256},
-      {2, 4096},    {4, 4096},    {8, 2048},    {16, 8192}, {64, 2048}, {8, 1024}};
+      {2, 2},       {2, 4},       {4, 8},     {16, 2},    {8, 64},   {64, 16},  {2, 1 << 14},
+      {1 << 13, 4}, {1 << 14, 2}, {256, 256}, {1024, 32}, {64, 128}, {32, 256}, {2, 4096},
+      {4, 4096},    {8, 2048},    {16, 8192}, {64, 2048}, {8, 1024}};
   for (auto [r, c] : shapes) {
     SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
     check_shape(r, c, r * c <= 4096 ? 2 : 1, Scaling::kNone);
@@ -947,16 +937,29 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r2d) {
 }
 
 /// Which shapes take the row pairs (real_layout.hpp): the 2-D R2C and C2R of 512 .. 16384
-/// columns above 4096 elements, not 1-D, not below 512 columns, nor with the switch off; the R2C's passes: the
-/// column FFT over the M complex columns of `in` into Y, then one row-pair pass of 2M points
-/// over the R / 2 + 1 pairs of each image, Stockham-eligible, carrying 1/2 and the row share of
-/// the scale; the C2R's the row-pair pass (in -> Y, the row share) and the column FFT (Y -> out).
+/// columns above 4096 elements, not 1-D, not below 512 columns, nor with the switch off; the R2C's
+/// passes: the column FFT over the M complex columns of `in` into Y, then one row-pair pass of 2M
+/// points over the R / 2 + 1 pairs of each image, Stockham-eligible, carrying 1/2 and the row share
+/// of the scale; the C2R's the row-pair pass (in -> Y, the row share) and the column FFT (Y ->
+/// out).
 TEST(RealPlan, RowPairsTakeThe2dRealTransformsFrom512Columns) {
   namespace tc = fftcore::detail::tc;
-  for (auto [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
-           {2, 2048}, {2, 4096}, {4096, 2048}, {2048, 2048}, {4096, 4096}, {8, 16384}, {16, 8192},
-           {2, 1024}, {4, 1024}, {1024, 1024}, {512, 512}, {4096, 512}, {8, 512}, {64, 256},
-           {0, 4096}, {0, 1 << 20}}) {
+  for (auto [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{{2, 2048},
+                                                                              {2, 4096},
+                                                                              {4096, 2048},
+                                                                              {2048, 2048},
+                                                                              {4096, 4096},
+                                                                              {8, 16384},
+                                                                              {16, 8192},
+                                                                              {2, 1024},
+                                                                              {4, 1024},
+                                                                              {1024, 1024},
+                                                                              {512, 512},
+                                                                              {4096, 512},
+                                                                              {8, 512},
+                                                                              {64, 256},
+                                                                              {0, 4096},
+                                                                              {0, 1 << 20}}) {
     SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
     // Not at 4096 elements and fewer, which keep the FP32 half spectrum (real_layout.cpp).
     bool const expected =
@@ -985,8 +988,8 @@ TEST(RealPlan, RowPairsTakeThe2dRealTransformsFrom512Columns) {
         EXPECT_NEAR(p.scale, row_share, 1e-6 * row_share);
       }
       RealLayout off;
-      ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kR2C, scaling), off,
-                                      true, true, false),
+      ASSERT_EQ(tc::build_real_layout(real_desc(rows, cols, 3, Transform::kR2C, scaling), off, true,
+                                      true, false),
                 Status::kSuccess);
       EXPECT_FALSE(off.row_pairs);
       if (!expected) continue;

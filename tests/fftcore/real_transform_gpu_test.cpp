@@ -3,11 +3,6 @@
 // reference side by side with cuFFT FP16 on the same FP16 input (ours <= 1.10x cuFFT's
 // relative L2 error, and an absolute sanity bound), round trips, scaling, FP32 cuFFT at
 // non-power-of-two sizes, and the refusals (direction, in place, workspace, sizes).
-#include "tc_test_support.hpp"
-
-#include "common/gpu_test.hpp"
-#include "common/reference_dft.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -16,6 +11,10 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "common/gpu_test.hpp"
+#include "common/reference_dft.hpp"
+#include "tc_test_support.hpp"
 
 namespace {
 

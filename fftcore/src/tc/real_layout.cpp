@@ -14,14 +14,14 @@
 // before it in C2R, all on one stream).
 #include "tc/real_layout.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
 #include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/long_pass_layout.hpp"
 #include "tc/stockham_pass_layout.hpp"
-
-#include <algorithm>
-#include <cmath>
-#include <utility>
 
 namespace fftcore::detail::tc {
 namespace {
@@ -355,8 +355,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   if (!pairs_built && m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
-  if (fp16_rows && !layout.small && !layout.row_pairs && !fuse_split(layout) && !fuse_pairs(layout) &&
-      !fuse_column_split(layout)) {
+  if (fp16_rows && !layout.small && !layout.row_pairs && !fuse_split(layout) &&
+      !fuse_pairs(layout) && !fuse_column_split(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..256 points, M =
       // 16..128, take the small real kernels above): Z in FP16, so that the row FFT runs the

@@ -131,8 +131,8 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 /// switched off). `twin`: take the twin R2C where it applies (with `fuse`); the row pairs
 /// likewise from 2^row_pairs_log_columns columns (0: never; below 9 the kernel has no such
 /// pass, so it counts as 9).
-[[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout,
-                                       bool fuse = true, bool twin = true,
+[[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
+                                       bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).

@@ -34,9 +34,9 @@
 // as three stages of E = 32 on 256 threads (one buffer, two blocks per SM): 0.68 ms.
 #pragma once
 
-#include "pass_params.hpp"
-
 #include <cstdint>
+
+#include "pass_params.hpp"
 
 namespace fftcore::detail::tc::stockham {
 
@@ -287,9 +287,8 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
     bool const c2r = p.in_stride[0] == l / 2 + 1 && p.out_stride[0] * 2 == l;
     return p.log_length >= kMinLogLengthRowPairs && p.log_length <= kMaxLogLengthRowPairs &&
            p.row_pairs_log_rows >= 1 && p.row_pairs_log_rows <= 14 &&
-           p.extent[0] == (std::int64_t{1} << (p.row_pairs_log_rows - 1)) + 1 &&
-           p.extent[2] == 1 && (r2c || c2r) &&
-           p.in_stride[1] == (p.in_stride[0] << p.row_pairs_log_rows) &&
+           p.extent[0] == (std::int64_t{1} << (p.row_pairs_log_rows - 1)) + 1 && p.extent[2] == 1 &&
+           (r2c || c2r) && p.in_stride[1] == (p.in_stride[0] << p.row_pairs_log_rows) &&
            p.out_stride[1] == (p.out_stride[0] << p.row_pairs_log_rows) && p.in_fp32 == 0 &&
            p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
            p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&

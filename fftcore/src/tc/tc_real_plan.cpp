@@ -3,18 +3,17 @@
 // sub-plans run the existing pass kernel with their buffers mapped into the caller's `in`,
 // `out` and workspace, and the split kernel (real_transform.cu) sits between the row and
 // column FFTs. Execute is kernel launches only (no allocation, no synchronisation).
-#include "detail/backend_plan.hpp"
-
-#include "tc/device_table.hpp"
-#include "tc/kernels/pass_launch.hpp"
-#include "tc/real_layout.hpp"
-#include "tc/real_transform.hpp"
-
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
 #include <new>
 #include <utility>
+
+#include "detail/backend_plan.hpp"
+#include "tc/device_table.hpp"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/real_layout.hpp"
+#include "tc/real_transform.hpp"
 
 namespace fftcore::detail {
 namespace {
@@ -145,7 +144,8 @@ class TensorCoreRealPlan final : public BackendPlan {
 
 /// The row pairs' fewest columns (log2) from FFTCORE_TC_ROW_PAIRS (see below), 0 for none.
 int row_pairs_log_columns() noexcept {
-  if (!tc::env_switch_on("FFTCORE_TC_ROW_PAIRS") || !tc::env_switch_on("FFTCORE_TC_STOCKHAM_PASS")) {
+  if (!tc::env_switch_on("FFTCORE_TC_ROW_PAIRS") ||
+      !tc::env_switch_on("FFTCORE_TC_STOCKHAM_PASS")) {
     return 0;
   }
   char const* v = std::getenv("FFTCORE_TC_ROW_PAIRS");

@@ -325,38 +325,32 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return -1;
     int const t = static_cast<int>(w & ((1 << log_rounds) - 1)) * round_sequences + seq_slot;
-    if constexpr (kRows) {
-      // Sequence q = d0 + t of its image: rows q and R - q of Y in, of the half spectrum out.
+    if constexpr (kRows || kRowsIn) {
+      // Sequence q = d0 + t of its image and its mirror R - q. R2C: rows q and R - q of Y in, of
+      // the half spectrum out; C2R: rows q and R - q of the half spectrum in, rows q (even
+      // lanes) and R - q (odd lanes) of Y out.
       BlockOrigin const o = block_origin(p, b);
       auto const q = static_cast<std::uint32_t>(o.d0) + static_cast<std::uint32_t>(t);
       std::uint32_t const qm = stockham::row_pairs_mirror(q, p.row_pairs_log_rows);
       std::int64_t const in_image = o.in_base - o.d0 * p.in_stride[0];
       std::int64_t const out_image = o.out_base - o.d0 * p.out_stride[0];
-      auto const half_j = static_cast<std::uint32_t>(j >> 1);
-      from = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_image) +
-                    (((j & 1) != 0 ? qm : q) * in_s0 + half_j));
-      to = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_image) +
-                  (q * out_s0 + static_cast<std::uint32_t>(j)));
-      to_mirror = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_image) +
-                         (qm * out_s0 + ((1u << kLogL) - static_cast<std::uint32_t>(j))));
-      to_self = q == qm;
-      at = 0;
-      return t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
-    }
-    if constexpr (kRowsIn) {
-      // Sequence q: rows q and R - q of the half spectrum in, rows q (even lanes) and R - q
-      // (odd lanes) of Y out.
-      BlockOrigin const o = block_origin(p, b);
-      auto const q = static_cast<std::uint32_t>(o.d0) + static_cast<std::uint32_t>(t);
-      std::uint32_t const qm = stockham::row_pairs_mirror(q, p.row_pairs_log_rows);
-      std::int64_t const in_image = o.in_base - o.d0 * p.in_stride[0];
-      std::int64_t const out_image = o.out_base - o.d0 * p.out_stride[0];
+      auto const in_at = [&](std::uint32_t offset) {
+        return opaque(opaque(static_cast<std::uint32_t const*>(src) + in_image) + offset);
+      };
+      auto const out_at = [&](std::uint32_t offset) {
+        return opaque(opaque(static_cast<std::uint32_t*>(dst) + out_image) + offset);
+      };
       auto const uj = static_cast<std::uint32_t>(j);
-      from = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_image) + (q * in_s0 + uj));
-      from_mirror = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_image) +
-                           (qm * in_s0 + ((1u << kLogL) - uj)));
-      to = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_image) +
-                  (((j & 1) != 0 ? qm : q) * out_s0 + (uj >> 1)));
+      std::uint32_t const lane_row = (j & 1) != 0 ? qm : q;
+      if constexpr (kRows) {
+        from = in_at(lane_row * in_s0 + (uj >> 1));
+        to = out_at(q * out_s0 + uj);
+        to_mirror = out_at(qm * out_s0 + ((1u << kLogL) - uj));
+      } else {
+        from = in_at(q * in_s0 + uj);
+        from_mirror = in_at(qm * in_s0 + ((1u << kLogL) - uj));
+        to = out_at(lane_row * out_s0 + (uj >> 1));
+      }
       to_self = q == qm;
       at = 0;
       return t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
