@@ -282,8 +282,8 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // in two registers at E = 16 and loaded again where the split runs (an L1 hit) at E = 32:
   // held there, the C2R spilled 90 words at 128 registers; loaded so at E = 16, the C2R ran
   // 4-8 % slower (H200, 2^10..2^13 reals).
-  float2 const wsplit_held = (kReal == kSplitOut || kReal == kSplitIn) && !kLateLoad ? w_2m<kLogL>(coarse, j)
-                                                             : make_float2(1.f, 0.f);
+  constexpr bool kSplit = kReal == kSplitOut || kReal == kSplitIn;
+  float2 const wsplit_held = kSplit && !kLateLoad ? w_2m<kLogL>(coarse, j) : make_float2(1.f, 0.f);
   auto const split_base = [&]() { return kLateLoad ? w_2m<kLogL>(coarse, j) : wsplit_held; };
   // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
   // butterflies v = j + u T), m < 16, from a block table of 16 E entries in shared memory laid
@@ -577,26 +577,16 @@ constexpr auto r2c_kernel() {
   return stockham_pass_kernel<kLogL, false, false, kSplitOut>;
 }
 
-/// The row pairs' kernel (L = 512 .. 16384), else the plain forward one (never launched with
-/// real_row_pairs).
+/// The row pairs' kernels, R2C (forward) and C2R (inverse), at every length of the pass.
 template <int kLogL>
 constexpr auto row_pairs_kernel() {
-  if constexpr (kLogL >= stockham::kMinLogLengthRowPairs) {
-    return stockham_pass_kernel<kLogL, false, false, kRowPairs>;
-  } else {
-    return stockham_pass_kernel<kLogL, false, false>;
-  }
+  static_assert(kLogL >= stockham::kMinLogLengthRowPairs, "row pairs at every length");
+  return stockham_pass_kernel<kLogL, false, false, kRowPairs>;
 }
-
-/// The C2R row pairs' kernel (L = 512 .. 16384), else the plain inverse one (never launched
-/// with real_row_pairs).
 template <int kLogL>
 constexpr auto row_pairs_in_kernel() {
-  if constexpr (kLogL >= stockham::kMinLogLengthRowPairs) {
-    return stockham_pass_kernel<kLogL, true, false, kRowPairsIn>;
-  } else {
-    return stockham_pass_kernel<kLogL, true, false>;
-  }
+  static_assert(kLogL >= stockham::kMinLogLengthRowPairs, "row pairs at every length");
+  return stockham_pass_kernel<kLogL, true, false, kRowPairsIn>;
 }
 
 /// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
@@ -638,8 +628,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   }
   if (pass.real_in != 0 && kLogL > stockham::kMaxLogLengthReal) return cudaErrorInvalidValue;
   if (pass.real_row_pairs != 0 &&
-      (inverse != stockham::row_pairs_c2r(pass) || !stockham::eligible(pass) ||
-       kLogL < stockham::kMinLogLengthRowPairs)) {
+      (inverse != stockham::row_pairs_c2r(pass) || !stockham::eligible(pass))) {
     return cudaErrorInvalidValue;  // the R2C's forward, the C2R's inverse
   }
   int const variant = pass.real_row_pairs != 0 ? (inverse ? kRowPairsIn : kRowPairs)
