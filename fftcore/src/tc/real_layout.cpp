@@ -14,14 +14,14 @@
 // before it in C2R, all on one stream).
 #include "tc/real_layout.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <utility>
-
 #include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/long_pass_layout.hpp"
 #include "tc/stockham_pass_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace fftcore::detail::tc {
 namespace {

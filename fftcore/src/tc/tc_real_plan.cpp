@@ -3,17 +3,18 @@
 // sub-plans run the existing pass kernel with their buffers mapped into the caller's `in`,
 // `out` and workspace, and the split kernel (real_transform.cu) sits between the row and
 // column FFTs. Execute is kernel launches only (no allocation, no synchronisation).
+#include "detail/backend_plan.hpp"
+
+#include "tc/device_table.hpp"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/real_layout.hpp"
+#include "tc/real_transform.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
 #include <new>
 #include <utility>
-
-#include "detail/backend_plan.hpp"
-#include "tc/device_table.hpp"
-#include "tc/kernels/pass_launch.hpp"
-#include "tc/real_layout.hpp"
-#include "tc/real_transform.hpp"
 
 namespace fftcore::detail {
 namespace {
