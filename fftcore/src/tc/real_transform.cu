@@ -4,6 +4,7 @@
 // does the ends (k = 0, M) and the middle (k = M/2). Arithmetic in FP32.
 #include "tc/real_transform.hpp"
 
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/real_split.hpp"
 
 #include <cuda_fp16.h>
@@ -46,6 +47,7 @@ __device__ inline float2 fast_twiddle(std::uint32_t k, int log_m) {
 
 template <class In, class Out>
 __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int log_m, float f) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   int const log_i = log_items(log_m);
   std::uint32_t const m = 1u << log_m;
   std::int64_t const items = rows << log_i;
@@ -72,6 +74,7 @@ __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int
 
 template <class In, class Out>
 __global__ void split_inverse_kernel(In const* x, Out* z, std::int64_t rows, int log_m, float f) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   int const log_i = log_items(log_m);
   std::uint32_t const m = 1u << log_m;
   std::int64_t const items = rows << log_i;
@@ -103,32 +106,30 @@ cudaError_t dispatch(SplitArgs const& a, void const* src, void* dst, cudaStream_
   if (a.rows <= 0) return cudaSuccess;
   unsigned const grid = grid_for(a);
   if (a.in_fp32 && a.out_fp32) {
-    Launch<float2, float2>::run(grid, stream, src, dst, a);
-  } else if (a.in_fp32) {
-    Launch<float2, __half2>::run(grid, stream, src, dst, a);
-  } else if (a.out_fp32) {
-    Launch<__half2, float2>::run(grid, stream, src, dst, a);
-  } else {
-    Launch<__half2, __half2>::run(grid, stream, src, dst, a);
+    return Launch<float2, float2>::run(grid, stream, src, dst, a);
   }
-  return cudaGetLastError();
+  if (a.in_fp32) return Launch<float2, __half2>::run(grid, stream, src, dst, a);
+  if (a.out_fp32) return Launch<__half2, float2>::run(grid, stream, src, dst, a);
+  return Launch<__half2, __half2>::run(grid, stream, src, dst, a);
 }
 
 template <class In, class Out>
 struct Forward {
-  static void run(unsigned grid, cudaStream_t stream, void const* src, void* dst,
-                  SplitArgs const& a) {
-    split_forward_kernel<<<grid, kThreads, 0, stream>>>(
-        static_cast<In const*>(src), static_cast<Out*>(dst), a.rows, a.log_m, a.factor);
+  static cudaError_t run(unsigned grid, cudaStream_t stream, void const* src, void* dst,
+                         SplitArgs const& a) {
+    return launch_chained(split_forward_kernel<In, Out>, grid, kThreads, 0, stream,
+                          static_cast<In const*>(src), static_cast<Out*>(dst), a.rows, a.log_m,
+                          a.factor);
   }
 };
 
 template <class In, class Out>
 struct Inverse {
-  static void run(unsigned grid, cudaStream_t stream, void const* src, void* dst,
-                  SplitArgs const& a) {
-    split_inverse_kernel<<<grid, kThreads, 0, stream>>>(
-        static_cast<In const*>(src), static_cast<Out*>(dst), a.rows, a.log_m, a.factor);
+  static cudaError_t run(unsigned grid, cudaStream_t stream, void const* src, void* dst,
+                         SplitArgs const& a) {
+    return launch_chained(split_inverse_kernel<In, Out>, grid, kThreads, 0, stream,
+                          static_cast<In const*>(src), static_cast<Out*>(dst), a.rows, a.log_m,
+                          a.factor);
   }
 };
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "tc/column_pass_layout.hpp"
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
@@ -23,6 +24,7 @@ template <int kLogL, bool kTwiddled, bool kInverse, bool kRealIn>
 __global__ void __launch_bounds__(kMaxThreads)
     column_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                        float2 const* fine) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR1 = 1 << column::kLogR1;
   constexpr int kLogP = column::log_warps(kLogL);
   constexpr int kP = 1 << kLogP;
@@ -179,18 +181,15 @@ cudaError_t launch_twiddled(PassParams const& pass, void const* src, void* dst,
     // The C2R split: the first pass of a C2R row FFT (inverse, twiddled) only.
     if constexpr (kTwiddled) {
       if (inverse) {
-        column_pass_kernel<kLogL, true, true, true><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine);
-        return cudaGetLastError();
+        return launch_chained(column_pass_kernel<kLogL, true, true, true>, grid, block, smem, stream, pass, src, dst, coarse, fine);
       }
     }
     return cudaErrorInvalidValue;
   }
   if (inverse) {
-    column_pass_kernel<kLogL, kTwiddled, true, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine);
-  } else {
-    column_pass_kernel<kLogL, kTwiddled, false, false><<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine);
+    return launch_chained(column_pass_kernel<kLogL, kTwiddled, true, false>, grid, block, smem, stream, pass, src, dst, coarse, fine);
   }
-  return cudaGetLastError();
+  return launch_chained(column_pass_kernel<kLogL, kTwiddled, false, false>, grid, block, smem, stream, pass, src, dst, coarse, fine);
 }
 
 template <int kLogL>

@@ -18,6 +18,7 @@
 #include "tc/fast_constants.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/kernels/block_merges.cuh"
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/real_split.hpp"
 
 #include <cuda_fp16.h>
@@ -153,6 +154,7 @@ __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512   ? 1
                                                                    : 2 * FFTCORE_TC_FAST_MIN_BLOCKS)
     fast_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                      float2 const* fine, int inverse_flag, int vector_flag) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kLogL = kLogQ + fast::kLogSub;
   constexpr int kQ = 1 << kLogQ;
   // Q > 16: step C in two steps (fast_pass_layout.hpp), C1 over q2 (16 points), C2 over q1.
@@ -751,10 +753,7 @@ cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, floa
                                         pass.blocks, grid);
     if (e != cudaSuccess) return e;
   }
-  kernel<<<dim3(grid), dim3(static_cast<unsigned>(pass.threads)), smem, stream>>>(
-      pass, src, dst, coarse, fine, inverse ? 1 : 0,
-      fast::vector_loads(pass) && (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0 ? 1 : 0);
-  return cudaGetLastError();
+  return launch_chained(kernel, dim3(grid), dim3(static_cast<unsigned>(pass.threads)), smem, stream, pass, src, dst, coarse, fine, inverse ? 1 : 0, fast::vector_loads(pass) && (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0 ? 1 : 0);
 }
 
 /// L = 8192, 16384 (split step C): one sequence per tile, 512 threads (L = 8192) or 1024

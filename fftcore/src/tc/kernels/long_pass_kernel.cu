@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
@@ -80,6 +81,7 @@ __device__ __forceinline__ void stage2(std::uint32_t* words, float2 const* table
 template <bool kInverse, bool kHooked>
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = lp::kRadix;
   constexpr int kLogR = lp::kLogRadix;
   extern __shared__ std::uint32_t words[];  // the sequence, FP16 words at slot(position)
@@ -193,6 +195,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
 /// 16-byte accesses instead of back in its own slots, 0.588-0.593.
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_twin_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = lp::kRadix;
   constexpr int kLogR = lp::kLogRadix;
   constexpr int kHalf = kR / 2;
@@ -332,8 +335,7 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst,
   cudaError_t const e = resident_grid(kernel, lp::kThreads, kSmemBytes,
                                       resident_cache<kInverse, kHooked>(), pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  kernel<<<grid, lp::kThreads, kSmemBytes, stream>>>(pass, src, dst, coarse);
-  return cudaGetLastError();
+  return launch_chained(kernel, grid, lp::kThreads, kSmemBytes, stream, pass, src, dst, coarse);
 }
 
 cudaError_t launch_twin(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
@@ -343,8 +345,7 @@ cudaError_t launch_twin(PassParams const& pass, void const* src, void* dst, floa
   cudaError_t const e =
       resident_grid(long_twin_kernel, lp::kThreads, kSmemBytes, cache, pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  long_twin_kernel<<<grid, lp::kThreads, kSmemBytes, stream>>>(pass, src, dst, coarse);
-  return cudaGetLastError();
+  return launch_chained(long_twin_kernel, grid, lp::kThreads, kSmemBytes, stream, pass, src, dst, coarse);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/medium_real_layout.hpp"
@@ -47,6 +48,7 @@ __device__ __forceinline__ void split_item(int t, bool zero, float2 wt, int k2, 
 template <int kLogM, bool kForward, bool kPadded>
 __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
     medium_real_kernel(std::uint32_t const* in, std::uint32_t* out, std::int64_t rows, float f) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kM = 1 << kLogM;
   // Word w of the warp's run of half-spectrum rows (M + 1 words each) at w + w / (M + 1) times
   // the pad, from the row base row0 * kPitch.
@@ -265,8 +267,7 @@ cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out
                                         : medium_real_kernel<kLogM, true, false>)
                               : (padded ? medium_real_kernel<kLogM, false, true>
                                         : medium_real_kernel<kLogM, false, false>);
-  kernel<<<grid, 32 * mr::kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
-  return cudaGetLastError();
+  return launch_chained(kernel, grid, 32 * mr::kWarps, 0, stream, src, dst, a.rows, a.factor);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/kernels/block_merges.cuh"
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/long_pass_layout.hpp"
 #include "tc/stockham_pass_layout.hpp"
@@ -133,6 +134,7 @@ template <int kMaxThreads, int kLogL, bool kHooks>
 __global__ void __launch_bounds__(kMaxThreads, kMaxThreads > 512 ? 1 : FFTCORE_TC_MIN_BLOCKS_512)
     pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                 float2 const* fine, int inverse_flag) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   extern __shared__ float2 smem[];
   __shared__ unsigned int tile_max_bits;
   __shared__ Dft16Shared dft16;  // 2 KiB: the DFT-16 A fragments of every lane
@@ -305,18 +307,15 @@ cudaError_t prepare_length() noexcept {
 /// kernel for both, spills of the 2^10 kernel grew from 60/80 to 176/276 bytes and it ran 8 %
 /// slower).
 template <int kMaxThreads, int kLogL>
-void enqueue(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+cudaError_t enqueue(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
              float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   dim3 const grid(static_cast<unsigned>(pass.blocks));
   dim3 const block(static_cast<unsigned>(pass.threads));
   auto const smem = static_cast<std::size_t>(pass.smem_bytes);
   if (pass.load_factors != nullptr || pass.store_factors != nullptr) {
-    pass_kernel<kMaxThreads, kLogL, true>
-        <<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine, inverse);
-  } else {
-    pass_kernel<kMaxThreads, kLogL, false>
-        <<<grid, block, smem, stream>>>(pass, src, dst, coarse, fine, inverse);
+    return launch_chained(pass_kernel<kMaxThreads, kLogL, true>, grid, block, smem, stream, pass, src, dst, coarse, fine, inverse);
   }
+  return launch_chained(pass_kernel<kMaxThreads, kLogL, false>, grid, block, smem, stream, pass, src, dst, coarse, fine, inverse);
 }
 
 template <int kLogL>
@@ -324,18 +323,17 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                           float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   if (pass.threads > 512) {
     if constexpr (kLogL >= kMinLogLength1024) {
-      enqueue<1024, kLogL>(pass, src, dst, coarse, fine, inverse, stream);
+      return enqueue<1024, kLogL>(pass, src, dst, coarse, fine, inverse, stream);
     } else {
       return cudaErrorInvalidConfiguration;  // the planner never asks for this
     }
   } else {
     if constexpr (kLogL <= kLogMaxBlockElements - 1) {
-      enqueue<512, kLogL>(pass, src, dst, coarse, fine, inverse, stream);
+      return enqueue<512, kLogL>(pass, src, dst, coarse, fine, inverse, stream);
     } else {
       return cudaErrorInvalidConfiguration;  // L = 2^14 always takes 1024 threads
     }
   }
-  return cudaGetLastError();
 }
 
 template <int... kLogL>

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
@@ -73,6 +74,7 @@ template <int kLogL, int kAccess, bool kTwiddled>
 __global__ void __launch_bounds__(1 << small::kLogMaxThreads)
     small_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                       float2 const* fine, int inverse_flag) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kL = 1 << kLogL;
   constexpr bool kVectorWords = kAccess == kVector;
   constexpr int kRound = 1 << small::log_round_sequences(kLogL);
@@ -252,10 +254,9 @@ cudaError_t launch_small(PassParams const& pass, void const* src, void* dst, flo
                          float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   auto const kernel = pass.log_twiddle_n > 0 ? small_pass_kernel<kLogL, kAccess, true>
                                              : small_pass_kernel<kLogL, kAccess, false>;
-  kernel<<<dim3(static_cast<unsigned>(pass.blocks)),
-           dim3(1u << static_cast<unsigned>(small::log_threads(pass.log_tile))), 0, stream>>>(
-      pass, src, dst, coarse, fine, inverse ? 1 : 0);
-  return cudaGetLastError();
+  return launch_chained(kernel, dim3(static_cast<unsigned>(pass.blocks)),
+                       dim3(1u << static_cast<unsigned>(small::log_threads(pass.log_tile))), 0,
+                       stream, pass, src, dst, coarse, fine, inverse ? 1 : 0);
 }
 
 template <int kLogL>

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/real_split.hpp"
@@ -71,6 +72,7 @@ __device__ __forceinline__ float2 split_w(int k) {
 template <int kLogM, bool kForward>
 __global__ void __launch_bounds__(32 * kWarps)
     small_real_kernel(std::uint32_t const* in, std::uint32_t* out, std::int64_t rows, float f) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kM = 1 << kLogM;
   constexpr int kInWords = kForward ? kM : kM + 1;  // per row
   constexpr int kOutWords = kForward ? kM + 1 : kM;
@@ -166,11 +168,11 @@ cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out
   auto const* src = static_cast<std::uint32_t const*>(in);
   auto* dst = static_cast<std::uint32_t*>(out);
   if (forward) {
-    small_real_kernel<kLogM, true><<<grid, 32 * kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
-  } else {
-    small_real_kernel<kLogM, false><<<grid, 32 * kWarps, 0, stream>>>(src, dst, a.rows, a.factor);
+    return launch_chained(small_real_kernel<kLogM, true>, grid, 32 * kWarps, 0, stream, src, dst,
+                         a.rows, a.factor);
   }
-  return cudaGetLastError();
+  return launch_chained(small_real_kernel<kLogM, false>, grid, 32 * kWarps, 0, stream, src, dst,
+                         a.rows, a.factor);
 }
 
 }  // namespace

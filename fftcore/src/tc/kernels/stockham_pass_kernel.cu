@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
@@ -218,6 +219,7 @@ template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
 __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                                   stockham::min_blocks(kLogL, kReal != kNoSplit))
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   // E values per thread (16 at L = 512; 32 from 1024), T threads per sequence.
   constexpr int kLogE = stockham::log_values(kLogL);
   constexpr int kE = 1 << kLogE;
@@ -651,8 +653,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  kernel<<<grid, block, smem, stream>>>(pass, src, dst, coarse);
-  return cudaGetLastError();
+  return launch_chained(kernel, grid, block, smem, stream, pass, src, dst, coarse);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
@@ -18,6 +19,7 @@ namespace {
 template <int kLogL, bool kVectorStores, bool kInverse>
 __global__ void __launch_bounds__(1 << warp_pass::kLogMaxThreads)
     warp_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kLogR1 = warp_pass::log_r1(kLogL);
   constexpr int kR1 = 1 << kLogR1;
   constexpr int kLogS = warp_pass::log_group_sequences(kLogL);
@@ -133,13 +135,11 @@ cudaError_t launch_direction(dim3 grid, dim3 block, std::size_t smem, PassParams
                              void const* src, void* dst, float2 const* coarse, bool inverse,
                              cudaStream_t stream) noexcept {
   if (inverse) {
-    warp_pass_kernel<kLogL, kVectorStores, true>
-        <<<grid, block, smem, stream>>>(pass, src, dst, coarse);
-  } else {
-    warp_pass_kernel<kLogL, kVectorStores, false>
-        <<<grid, block, smem, stream>>>(pass, src, dst, coarse);
+    return launch_chained(warp_pass_kernel<kLogL, kVectorStores, true>, grid, block, smem, stream,
+                         pass, src, dst, coarse);
   }
-  return cudaGetLastError();
+  return launch_chained(warp_pass_kernel<kLogL, kVectorStores, false>, grid, block, smem, stream,
+                         pass, src, dst, coarse);
 }
 
 template <int kLogL>

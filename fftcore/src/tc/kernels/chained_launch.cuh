@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Programmatic dependent launch (sm_90) between the kernels of one execute: a kernel launched
+// with launch_chained may be scheduled while the grid before it in the stream drains; it waits
+// at its top (chain_prologue) until that grid has finished and its writes are visible, so the
+// order and the results are those of plain stream order. What overlaps is the launch and block
+// scheduling of the next grid with the tail of the previous one (1-2 us per pass boundary).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "tc/kernels/pass_launch.hpp"
+
+namespace fftcore::detail::tc {
+
+/// First statement of every chained kernel: wait for the grids this one depends on, then let
+/// the next grid in the stream be scheduled. Both are no-ops where the kernel was launched
+/// without the attribute, and below sm_90.
+__device__ __forceinline__ void chain_prologue() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/// Whether a grid of `blocks` blocks is launched chained: FFTCORE_TC_PDL is not "0" and the grid
+/// has at most one block per multiprocessor. Larger grids are launched plainly: their blocks,
+/// scheduled early, would take multiprocessors from the grid before them (measured: 512x512 in
+/// batches of 1024, 7 % slower chained), and a full grid hides its launch behind its own length.
+inline bool chain_grid(unsigned blocks) noexcept {
+  static bool const enabled = env_switch_on("FFTCORE_TC_PDL");
+  if (!enabled) return false;
+  int device = 0;
+  int sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    return false;  // the launch itself reports the error
+  }
+  return blocks <= static_cast<unsigned>(sms);
+}
+
+/// Launches `kernel` on `stream` like <<<grid, block, smem, stream>>>, with programmatic stream
+/// serialization where chain_grid allows it. The kernel must begin with chain_prologue().
+template <typename... Params, typename... Args>
+cudaError_t launch_chained(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                           cudaStream_t stream, Args&&... args) noexcept {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  if (chain_grid(grid.x * grid.y * grid.z)) {
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+}  // namespace fftcore::detail::tc
