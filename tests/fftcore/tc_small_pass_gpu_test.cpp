@@ -9,9 +9,10 @@
 // place (which must agree bit for bit). Column pass: the twiddled strided first passes of 1-D
 // transforms split through 32..128 points, and the column passes of 2-D shapes with 32..128
 // rows. Stockham pass: 1-D n = 512 .. 16384 on whole and partial tiles and scaled, and the rows
-// of 2-D shapes. Long pass: 1-D n = 32768 over single sequences, batches below and above the
-// resident blocks (one sequence per block at a time, several per block), scaled. Each case
-// checks on the host that its plan really has a pass the kernel under test takes.
+// of 2-D shapes; its column variant on the column passes of 2-D shapes with 512..2048 rows. Long
+// pass: 1-D n = 32768 over single sequences, batches below and above the resident blocks (one
+// sequence per block at a time, several per block), scaled. Each case checks on the host that its
+// plan really has a pass the kernel under test takes.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -277,6 +278,20 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
              {16, 8192, 2, nullptr},
              {8, 16384, 3, nullptr}},
             false, fftcore::detail::tc::stockham::eligible);
+}
+
+TEST_F(TcStockhamPass, ColumnsOf2dShapesAgainstCufftHalf) {
+  // The column variant: 2-D shapes with 512..2048 rows (16 columns per item at 512 and 1024,
+  // 8 at 2048; the planner's tiles of 8 retiled), images in batches, one item per image.
+  run_cases({{512, 512, 3, nullptr},
+             {512, 256, 2, nullptr},
+             {512, 16, 5, nullptr},
+             {1024, 1024, 1, nullptr, fftcore::Scaling::kByN},
+             {1024, 64, 3, nullptr},
+             {2048, 128, 2, nullptr},
+             {2048, 8, 3, nullptr},
+             {2048, 2048, 1, nullptr, fftcore::Scaling::kBySqrtN}},
+            false, fftcore::detail::tc::stockham::columns_eligible);
 }
 
 TEST_F(TcLongPass, SequencesAgainstCufftHalf) {

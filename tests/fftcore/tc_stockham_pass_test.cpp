@@ -167,6 +167,117 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
   EXPECT_TRUE(sp::eligible(p)) << "scattering pass (src != dst)";
 }
 
+/// The column variant (stockham::columns_eligible): the column passes of 2-D shapes with 512 ..
+/// 2048 rows (any number of columns), nothing else of those plans, no 1-D
+/// pass, and not with a hook, a split, a pass twiddle or FP32 sides.
+TEST(TcStockhamPass, ColumnVariantTakesTheColumnPassesOf512To2048Rows) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
+      {512, 512},   {512, 256}, {1024, 1024}, {1024, 64}, {2048, 2048}, {2048, 128},
+      {4096, 4096}, {256, 256}, {8192, 512},  {512, 16},  {2048, 8}};
+  for (auto [r, c] : shapes) {
+    for (std::int64_t batch : {1, 3}) {
+      SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c) + " batch " +
+                   std::to_string(batch));
+      PassLayout const l = layout_of(desc(r, c, batch));
+      int taken = 0;
+      for (PassParams const& p : l.passes) {
+        bool const column_pass = p.in_elem_stride == c && p.log_length == log2_of(r);
+        bool const expected = column_pass && r >= 512 && r <= 2048;
+        EXPECT_EQ(sp::columns_eligible(p), expected) << "log_length " << p.log_length;
+        EXPECT_FALSE(sp::columns_eligible(p) && sp::eligible(p)) << "one variant per pass";
+        taken += sp::columns_eligible(p) ? 1 : 0;
+      }
+      EXPECT_EQ(taken, r >= 512 && r <= 2048 ? 1 : 0);
+    }
+  }
+  for (int k = 9; k <= 22; ++k) {  // 1-D: contiguous or twiddled, never the column variant
+    for (PassParams const& p : layout_of(desc(1, std::int64_t{1} << k, 3)).passes) {
+      EXPECT_FALSE(sp::columns_eligible(p)) << "n = 2^" << k;
+    }
+  }
+  PassParams base;
+  for (PassParams const& p : layout_of(desc(1024, 1024, 2)).passes) {
+    if (sp::columns_eligible(p)) base = p;
+  }
+  ASSERT_TRUE(sp::columns_eligible(base));
+  float2 const factor{1.f, 0.f};
+  PassParams p = base;
+  p.store_factors = &factor;
+  EXPECT_FALSE(sp::columns_eligible(p)) << "store hook";
+  p = base;
+  p.load_factors = &factor;
+  EXPECT_FALSE(sp::columns_eligible(p)) << "load hook";
+  p = base;
+  p.log_twiddle_n = 20;
+  EXPECT_FALSE(sp::columns_eligible(p)) << "pass twiddle";
+  p = base;
+  p.out_fp32 = 1;
+  EXPECT_FALSE(sp::columns_eligible(p)) << "FP32 out";
+  p = base;
+  p.real_in = 1;
+  EXPECT_FALSE(sp::columns_eligible(p)) << "C2R split";
+  p = base;
+  p.log_tile = sp::log_columns(base.log_length) - 2;
+  EXPECT_TRUE(sp::columns_eligible(p)) << "tiles narrower than C (an item takes several)";
+  p = base;
+  p.in_stride[0] = 2;
+  EXPECT_FALSE(sp::columns_eligible(p)) << "columns not adjacent";
+  p = base;
+  p.out_elem_stride = 1;
+  p.scatter = 1;
+  EXPECT_FALSE(sp::columns_eligible(p)) << "outputs of a tile overlapping";
+  p = base;
+  p.out_stride[1] = 2 * base.out_stride[1];
+  p.scatter = 0;
+  EXPECT_FALSE(sp::columns_eligible(p)) << "in place, different places";
+}
+
+/// The column variant's exchange: slot s of column c at s C + c, thread (j, c) with c = tid mod
+/// C; every stage write and read of a warp takes the two wavefronts of 32 float2 accesses.
+TEST(TcStockhamPass, ColumnExchangeIsBankConflictFree) {
+  std::vector<int> slots(32);
+  for (int log_l = sp::kMinLogLengthColumns; log_l <= sp::kMaxLogLengthColumns; ++log_l) {
+    for (bool const narrow : {false, true}) {
+      SCOPED_TRACE("L = 2^" + std::to_string(log_l) + (narrow ? " narrow" : ""));
+      int const log_c = sp::log_columns(log_l, narrow);
+      int const threads = 1 << sp::log_sequence_threads(log_l);
+      int const values = 1 << sp::log_values(log_l);
+      int const log_block = sp::log_column_threads(log_l, narrow);
+      EXPECT_EQ(threads << log_c, 1 << log_block);
+      EXPECT_GE(log_c, 3) << "runs of 32 bytes at least";
+      for (int warp = 0; warp < (1 << log_block) / 32; ++warp) {
+        auto const lane_slot = [&](int lane, int s) {
+          int const c = (32 * warp + lane) & ((1 << log_c) - 1);
+          return (s << log_c) + c;
+        };
+        auto const lane_j = [&](int lane) { return (32 * warp + lane) >> log_c; };
+        for (int s = 0; s + 1 < sp::stages(log_l); ++s) {
+          int const log_r = sp::stage_log_radix(s, log_l);
+          for (int u = 0; u < (values >> log_r); ++u) {
+            for (int k = 0; k < (1 << log_r); ++k) {
+              for (int lane = 0; lane < 32; ++lane) {
+                int const v = lane_j(lane) + u * threads;
+                int const a =
+                    fftcore::detail::tc::merge_write_index(v, k, log_r, sp::stage_log_ns(s, log_l));
+                slots[static_cast<std::size_t>(lane)] = lane_slot(lane, sp::slot(a, log_l));
+              }
+              EXPECT_EQ(float2_wavefronts(slots), 2)
+                  << "stage " << s << " writes, u = " << u << ", k = " << k;
+            }
+          }
+        }
+        for (int i = 0; i < values; ++i) {
+          for (int lane = 0; lane < 32; ++lane) {
+            slots[static_cast<std::size_t>(lane)] =
+                lane_slot(lane, sp::read_slot(lane_j(lane), i, log_l));
+          }
+          EXPECT_EQ(float2_wavefronts(slots), 2) << "reads, i = " << i;
+        }
+      }
+    }
+  }
+}
+
 /// The stage maps: thread j's registers read x[j + T i] (a permutation of the sequence over
 /// j, i), and each stage's writes y[(v - v mod Ns) R + v mod Ns + k Ns] over butterflies v and
 /// outputs k are a permutation too; the padded slots stay inside sequence_slots, and the

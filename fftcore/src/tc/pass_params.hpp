@@ -100,6 +100,10 @@ struct PassParams {
   /// i conj a[2c + 1], the input of the inverse column FFT.
   std::int32_t real_row_pairs = 0;
   std::int32_t row_pairs_log_rows = 0;
+  /// Set by the real layouts on the column FFT of the row pairs: the Stockham pass's column
+  /// variant (stockham::columns_eligible) measured faster there at 512..2048 rows, where for
+  /// complex 2-D columns it did only at 2048 (fftcore/NOTES.md, session 21).
+  std::int32_t prefer_stockham_columns = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;
   /// Shortcuts for block_origin, set by the planner (set_origin_shortcuts): log2 of tiles0, D1

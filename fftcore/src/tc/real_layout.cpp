@@ -296,6 +296,7 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
   p.dst = Buffer::kOut;
   set_origin_shortcuts(p);
   if (!stockham::eligible(p)) return false;
+  for (PassParams& c : column.passes) c.prefer_stockham_columns = 1;
   layout.column = std::move(column);
   layout.row.passes.assign(1, p);
   layout.row.workspace_bytes = 0;

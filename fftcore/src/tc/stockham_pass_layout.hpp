@@ -228,6 +228,42 @@ FFTCORE_HD constexpr int log_rounds(int log_tile, int log_l) {
   return log_tile + log_sequence_threads(log_l) - log_threads(log_tile, log_l);
 }
 
+// Columns (the kernel's kColumns variant; the 2-D column passes of 512..2048 points, which
+// the register-chained pass ran at 39-53 % of the DRAM bandwidth, H100 ncu): C adjacent
+// columns (points in_elem_stride apart) take the place of a round's sequences. Thread (j, c)
+// is thread j of column c with c = tid mod C, so that a warp's loads and stores cover C
+// adjacent words of 32 / C adjacent points; the exchange buffers hold slot s of column c at
+// s C + c (a half-warp's accesses 128 adjacent bytes, or 64 bytes with the pad of slot()
+// putting the next point's in the other half of the banks at C = 8). 512 threads per block,
+// one block per SM (139-141 KB of exchange), at most 128 registers.
+inline constexpr int kMinLogLengthColumns = 9;   ///< L = 512
+inline constexpr int kMaxLogLengthColumns = 11;  ///< L = 2048 (C = 8: 32-byte runs)
+inline constexpr int kLogColumnThreads = 9;      ///< 512 threads per block
+/// The narrow form (FFTCORE_TC_STOCKHAM_COLUMNS=2, A/B): 256 threads at L = 512 and 1024, C = 8,
+/// built for the contiguous pass's resident blocks (three at 512, two at 1024).
+inline constexpr int kLogColumnThreadsNarrow = 8;
+FFTCORE_HD constexpr int log_column_threads(int log_l, bool narrow) {
+  return narrow && log_l <= 10 ? kLogColumnThreadsNarrow : kLogColumnThreads;
+}
+/// log2 of C, the columns of an item: 16 at L = 512 and 1024, 8 at 2048 (narrow: 8 throughout).
+FFTCORE_HD constexpr int log_columns(int log_l, bool narrow = false) {
+  return log_column_threads(log_l, narrow) - log_sequence_threads(log_l);
+}
+/// Whether the Stockham pass runs `p` as columns: FP16 in and out, 512 <= L <= 2048, no hook,
+/// no real split, no pass twiddle, adjacent columns on both sides (stride[0] = 1), points at
+/// least a tile apart, and a layout safe to run in place item by item (an item's threads read
+/// all of its columns before they write them). An item is C columns: a round of a tile at least
+/// that wide, or 2^k whole tiles of narrower ones (the planner's tiles of 8 columns).
+FFTCORE_HD inline bool columns_eligible(PassParams const& p) {
+  return p.log_length >= kMinLogLengthColumns && p.log_length <= kMaxLogLengthColumns &&
+         p.in_fp32 == 0 && p.out_fp32 == 0 && p.load_factors == nullptr &&
+         p.store_factors == nullptr && p.conjugate_store == 0 && p.real_in == 0 &&
+         p.real_out == 0 && p.real_pairs == 0 && p.real_in_columns == 0 && p.real_twin == 0 &&
+         p.real_row_pairs == 0 && p.log_twiddle_n == 0 && p.in_stride[0] == 1 &&
+         p.out_stride[0] == 1 && p.in_elem_stride >= (std::int64_t{1} << p.log_tile) &&
+         p.out_elem_stride >= (std::int64_t{1} << p.log_tile) && (p.scatter != 0 || same_places(p));
+}
+
 /// float2 slots of one sequence's exchange buffer: L plus one pad slot per E.
 FFTCORE_HD constexpr int sequence_slots(int log_l) {
   return ((1 << log_values(log_l)) + 1) << log_sequence_threads(log_l);

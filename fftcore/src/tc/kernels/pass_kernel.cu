@@ -419,6 +419,11 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
   if (runs_column_pass(pass)) {
     return launch_column_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
+  // Its column variant ahead of the register-chained pass: the untwiddled column passes of
+  // 512..2048 points (stockham_pass_layout.hpp: columns_eligible).
+  if (runs_stockham_columns(pass)) {
+    return launch_stockham_columns(pass, src, dst, coarse, inverse, stream);
+  }
   if (runs_fast_pass(pass)) {
     return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);
   }

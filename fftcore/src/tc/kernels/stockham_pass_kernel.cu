@@ -8,11 +8,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <utility>
 
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
+#include "tc/plan_logic.hpp"
 #include "tc/real_split.hpp"
 #include "tc/stockham_pass_layout.hpp"
 
@@ -213,11 +215,36 @@ __device__ __forceinline__ void sequence_barrier() {
 /// in the load (real_split.hpp); or the 2-D R2C's row pairs (real_row_pairs: the separation
 /// of two rows in the load, both rows' half spectra in the store), or the C2R's (both rows'
 /// half spectra in the load, the two rows of Y in the store).
-enum RealSplit : int { kNoSplit = 0, kSplitOut = 1, kSplitIn = 2, kRowPairs = 3, kRowPairsIn = 4 };
+/// kColumns is no split but the column variant (stockham::columns_eligible): C adjacent columns
+/// of points in_elem_stride apart in place of a round's sequences.
+enum RealSplit : int {
+  kNoSplit = 0,
+  kSplitOut = 1,
+  kSplitIn = 2,
+  kRowPairs = 3,
+  kRowPairsIn = 4,
+  kColumns = 5,
+  kColumnsNarrow = 6
+};
+
+/// The kernel's block size bound and resident blocks per SM (its __launch_bounds__).
+constexpr int kernel_max_threads(int log_l, int real) {
+  return real == kColumns || real == kColumnsNarrow
+             ? 1 << stockham::log_column_threads(log_l, real == kColumnsNarrow)
+             : stockham::max_threads(log_l);
+}
+constexpr int kernel_min_blocks(int log_l, int real) {
+  return real == kColumns ? 1
+         : real == kColumnsNarrow
+             ? (stockham::log_column_threads(log_l, true) == stockham::kLogColumnThreads
+                    ? 1
+                    : stockham::min_blocks(log_l, false))
+             : stockham::min_blocks(log_l, real != kNoSplit);
+}
 
 template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
-__global__ void __launch_bounds__(stockham::max_threads(kLogL),
-                                  stockham::min_blocks(kLogL, kReal != kNoSplit))
+__global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
+                                  kernel_min_blocks(kLogL, kReal))
     stockham_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   // E values per thread (16 at L = 512; 32 from 1024), T threads per sequence.
@@ -235,7 +262,18 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                                          kLogL <= stockham::kMaxLogLengthRowPairs && kInverse &&
                                          !kHooked),
                 "C2R row pairs: inverse");
+  static_assert((kReal != kColumns && kReal != kColumnsNarrow) ||
+                    (kLogL >= stockham::kMinLogLengthColumns &&
+                                       kLogL <= stockham::kMaxLogLengthColumns && !kHooked),
+                "columns: plain");
   constexpr bool kRows = kReal == kRowPairs;
+  // Columns: thread (j, c), c = tid mod C; slot s of column c at s C + c (kScale = C).
+  constexpr bool kCols = kReal == kColumns || kReal == kColumnsNarrow;
+  constexpr int kLogColThreads = stockham::log_column_threads(kLogL, kReal == kColumnsNarrow);
+  constexpr int kLogC = kCols ? kLogColThreads - kLogT : 0;
+  constexpr int kScale = 1 << kLogC;
+  // The threads of a sequence: one warp (L = 512), else the block; a column's, the block.
+  constexpr int kLogBarrier = kCols ? kLogColThreads : kLogT;
   constexpr bool kRowsIn = kReal == kRowPairsIn;
   // Row pairs: lane j reads word j / 2 + (T / 2) i of its row (stockham_pass_layout.hpp).
   constexpr int kLogLoadStep = kRows ? kLogT - 1 : kLogT;
@@ -269,14 +307,19 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   constexpr bool kStreamLast = kLateLoad || kReal == kSplitOut;
   extern __shared__ float2 exchange[];  // per sequence of a round: kBuffers buffers of kSlots
 
-  int const log_threads = stockham::log_threads(p.log_tile, kLogL);
+  int const log_threads =
+      kCols ? kLogColThreads : stockham::log_threads(p.log_tile, kLogL);
   int const tid = static_cast<int>(threadIdx.x);
-  int const j = tid & (kT - 1);
-  int const seq_slot = tid >> kLogT;
-  float2* const buf1 = exchange + (kBuffers * seq_slot) * kSlots;  // stage 1 -> 2
-  float2* const buf2 = buf1 + (kOneBuffer ? 0 : kSlots);          // stage 2 -> 3
+  int const j = kCols ? tid >> kLogC : tid & (kT - 1);
+  int const seq_slot = kCols ? tid & (kScale - 1) : tid >> kLogT;
+  // Stage 1 -> 2 and stage 2 -> 3 (one buffer from E = 32).
+  float2* const buf1 = kCols ? exchange + seq_slot : exchange + (kBuffers * seq_slot) * kSlots;
+  float2* const buf2 = buf1 + (kOneBuffer ? 0 : kSlots * kScale);
   auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
+  // Points of a sequence: adjacent, or in_elem_stride / out_elem_stride apart (columns).
+  auto const in_es = kCols ? static_cast<std::uint32_t>(p.in_elem_stride) : 1u;
+  auto const out_es = kCols ? static_cast<std::uint32_t>(p.out_elem_stride) : 1u;
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
   bool const flip_factor = (p.conjugate_store != 0) != kInverse;
@@ -308,7 +351,8 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   // stride 2^14 / L entries across the lanes, put up to 32 cache lines on each warp load
   // (L = 512).
   float2 const w3j = __ldg(coarse + (j << (kLogCoarse - kLogL)));
-  int const log_rounds = stockham::log_rounds(p.log_tile, kLogL);
+  // Columns: an item is a round of C columns (launch_columns makes the tiles that wide).
+  int const log_rounds = kCols ? p.log_tile - kLogC : stockham::log_rounds(p.log_tile, kLogL);
   int const round_sequences = 1 << (log_threads - kLogT);
   // Work items (tile, round) grid-stride: item w of this block is round w mod R of tile
   // blockIdx.x + (w / R) gridDim.x (the launcher starts as many blocks as stay resident), so
@@ -372,9 +416,9 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
       ok = t < min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile) ? 1 : 0;
     }
     from = opaque(opaque(static_cast<std::uint32_t const*>(src) + in_base) +
-                  (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(j)));
+                  (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(j) * in_es));
     to = opaque(opaque(static_cast<std::uint32_t*>(dst) + out_base) +
-                (static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(j)));
+                (static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(j) * out_es));
     at = static_cast<std::uint32_t>(out_base) + static_cast<std::uint32_t>(t) * out_s0 +
          static_cast<std::uint32_t>(j);
     return ok;
@@ -387,12 +431,24 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
   std::uint32_t* to = nullptr;
   std::uint32_t to_at = 0;
   auto const load = [&](int state) {
+    if constexpr (kCols) {
+      // Points T in_es words apart: a running pointer, opaque so that the E offsets are not
+      // hoisted out of the item loop into E registers (204 bytes of spills at L = 1024).
+      std::uint32_t const* q = from;
+      std::uint32_t const step = in_es << kLogT;
 #pragma unroll
-    for (int i = 0; i < kE; ++i) {
-      // C2R row pairs: values n >= M (i >= E / 2) from row R - q at 2M - n.
-      raw[i] = state <= 0                  ? 0u
-               : kRowsIn && i >= kE / 2 ? from_mirror[-(i << kLogT)]
-                                           : from[i << kLogLoadStep];
+      for (int i = 0; i < kE; ++i) {
+        raw[i] = state <= 0 ? 0u : *q;
+        q = opaque(q + step);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kE; ++i) {
+        // C2R row pairs: values n >= M (i >= E / 2) from row R - q at 2M - n.
+        raw[i] = state <= 0                  ? 0u
+                 : kRowsIn && i >= kE / 2 ? from_mirror[-(i << kLogT)]
+                                          : from[i << kLogLoadStep];
+      }
     }
   };
   int state = locate(0, from, to, to_at);
@@ -443,6 +499,10 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
       for (int i = 0; i < kE; ++i) a[i] = unpack_word(raw[i] ^ conj);
     }
     bool const ok = state > 0;
+    // Columns: the stores' point stride, opaque per item so that the E store offsets are formed
+    // where they are used, not held in registers through the item loop.
+    std::uint32_t item_out_es = out_es;
+    if constexpr (kCols) asm("" : "+r"(item_out_es));
     std::uint32_t* const seq = to;
     std::uint32_t* const seq_mirror = to_mirror;
     bool const seq_self = to_self;
@@ -453,12 +513,12 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
     if constexpr (!kLateLoad) load(state);
     // Stage 1: Ns = 1, radix E, no twiddle; y[E j + k].
     dft_pow2<kLogE>(a);  // a[bit_reverse(k)] = X[k]
-    if constexpr (kOneBuffer) sequence_barrier<kLogT>();  // the last item's stage-3 reads
+    if constexpr (kOneBuffer) sequence_barrier<kLogBarrier>();  // the last item's stage-3 reads
 #pragma unroll
-    for (int k = 0; k < kE; ++k) buf1[write1 + k] = a[bit_reverse<kLogE>(k)];
-    sequence_barrier<kLogT>();
+    for (int k = 0; k < kE; ++k) buf1[(write1 + k) * kScale] = a[bit_reverse<kLogE>(k)];
+    sequence_barrier<kLogBarrier>();
 #pragma unroll
-    for (int i = 0; i < kE; ++i) a[i] = buf1[stockham::read_slot(j, i, kLogL)];
+    for (int i = 0; i < kE; ++i) a[i] = buf1[stockham::read_slot(j, i, kLogL) * kScale];
     // Stage 2: Ns = E, radix 16, butterflies v = j + u T, inputs a[u + m E / 16], twiddles
     // scale W_16E^(k2 m); y[(v - k2) 16 + k2 + E k].
 #pragma unroll
@@ -479,7 +539,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
 #pragma unroll
       for (int k = 0; k < 16; ++k) a[stockham::input_register(u, k, 4, kLogL)] = b[k];
     }
-    if constexpr (kOneBuffer) sequence_barrier<kLogT>();  // this item's stage-2 reads
+    if constexpr (kOneBuffer) sequence_barrier<kLogBarrier>();  // this item's stage-2 reads
 #pragma unroll
     for (int u = 0; u < kU2; ++u) {
       // write_slot_base(j + u T, 1): T is a multiple of E, so the low part stays j mod E.
@@ -487,15 +547,15 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                                      stockham::write_slot_base(0, 1, kLogL));
 #pragma unroll
       for (int k = 0; k < 16; ++k) {
-        buf2[base + k * stockham::write_slot_step(1, kLogL)] =
+        buf2[(base + k * stockham::write_slot_step(1, kLogL)) * kScale] =
             a[stockham::input_register(u, bit_reverse<4>(k), 4, kLogL)];
       }
     }
     if constexpr (kLateLoad) load(state);
-    sequence_barrier<kLogT>();
+    sequence_barrier<kLogBarrier>();
     if constexpr (!kStreamLast) {
 #pragma unroll
-      for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL)];
+      for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL) * kScale];
     }
     if constexpr (kPaired) {
       paired_r2c_stage<kLogL>(buf2, w3j, split_base(), j, ok, seq);
@@ -510,7 +570,7 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
 #pragma unroll
         for (int m = 0; m < kR3; ++m) {
           int const r = stockham::input_register(u, m, kLogR3, kLogL);
-          b[m] = kStreamLast ? buf2[stockham::read_slot(j, r, kLogL)] : a[r];
+          b[m] = kStreamLast ? buf2[stockham::read_slot(j, r, kLogL) * kScale] : a[r];
         }
         twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
         dft_pow2<kLogR3>(b);
@@ -555,7 +615,8 @@ __global__ void __launch_bounds__(stockham::max_threads(kLogL),
                                       (seq_at + (u << kLogT) + (k << kLogNs3)) & p.factor_mask,
                                       flip_factor));
             }
-            seq[(u << kLogT) + (k << kLogNs3)] = pack_word(y) ^ conj;
+            seq[static_cast<std::uint32_t>((u << kLogT) + (k << kLogNs3)) * item_out_es] =
+                pack_word(y) ^ conj;
           }
         }
       }
@@ -607,6 +668,20 @@ cudaError_t prepare_length() noexcept {
   int const bytes =
       static_cast<int>(smem_bytes<kLogL>(stockham::log_threads(stockham::kLogMaxThreads, kLogL)));
   cudaError_t e = cudaSuccess;
+  if constexpr (kLogL <= stockham::kMaxLogLengthColumns) {
+    int const wide = static_cast<int>(smem_bytes<kLogL>(stockham::log_column_threads(kLogL, false)));
+    int const narrow = static_cast<int>(smem_bytes<kLogL>(stockham::log_column_threads(kLogL, true)));
+    for (auto const [kernel, column_bytes] :
+         {std::pair{stockham_pass_kernel<kLogL, false, false, kColumns>, wide},
+          std::pair{stockham_pass_kernel<kLogL, true, false, kColumns>, wide},
+          std::pair{stockham_pass_kernel<kLogL, false, false, kColumnsNarrow>, narrow},
+          std::pair{stockham_pass_kernel<kLogL, true, false, kColumnsNarrow>, narrow}}) {
+      if (e == cudaSuccess) {
+        e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 column_bytes);
+      }
+    }
+  }
   for (auto const kernel :
        {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
         stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>,
@@ -666,6 +741,79 @@ cudaError_t prepare_stockham_pass_kernels() noexcept {
   if (e == cudaSuccess) e = prepare_length<13>();
   if (e == cudaSuccess) e = prepare_length<14>();
   return e;
+}
+
+/// The column variant: 2^log_column_threads threads (C columns of T threads), resident blocks
+/// grid-stride.
+template <int kLogL, bool kNarrow>
+cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
+                           float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+  if constexpr (kLogL > stockham::kMaxLogLengthColumns) {
+    return cudaErrorInvalidValue;
+  } else {
+    if (!stockham::columns_eligible(pass)) return cudaErrorInvalidValue;
+    // Tiles of at least C columns (the planner's hold 8): the same columns, retiled, so that an
+    // item is a round of one tile. Its partial last tile leaves the slots past the columns idle.
+    PassParams tiled = pass;
+    int const log_c = stockham::log_columns(kLogL, kNarrow);
+    if (tiled.log_tile < log_c) {
+      std::int64_t const rest = pass.blocks / pass.tiles0;  // the digits above the columns
+      tiled.log_tile = log_c;
+      tiled.tiles0 = (tiled.extent[0] + (std::int64_t{1} << log_c) - 1) >> log_c;
+      tiled.blocks = tiled.tiles0 * rest;
+      set_origin_shortcuts(tiled);
+    }
+    int const log_threads = stockham::log_column_threads(kLogL, kNarrow);
+    dim3 const block(1u << log_threads);
+    std::size_t const smem = smem_bytes<kLogL>(log_threads);
+    constexpr int kVariant = kNarrow ? kColumnsNarrow : kColumns;
+    auto const kernel = inverse ? stockham_pass_kernel<kLogL, true, false, kVariant>
+                                : stockham_pass_kernel<kLogL, false, false, kVariant>;
+    static std::atomic<int> resident_cache = 0;
+    unsigned grid = 0;
+    cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem, resident_cache,
+                                        tiled.blocks, grid);
+    if (e != cudaSuccess) return e;
+    return launch_chained(kernel, grid, block, smem, stream, tiled, src, dst, coarse);
+  }
+}
+
+/// FFTCORE_TC_STOCKHAM_COLUMNS: 0 sends the column passes back to the other kernels, 2 takes
+/// the narrow form, 3 every eligible pass (A/B; read once). By default the variant takes the
+/// passes where it measured faster (H100, session 21): L = 2048, and the column FFTs of the
+/// real row pairs (prefer_stockham_columns) at 512..2048; the complex 2-D column passes of 512
+/// and 1024 points stay on the register-chained pass (512 x 256 1.70 against 1.92-1.99 ms).
+int stockham_columns_mode() noexcept {
+  static int const mode = [] {
+    char const* v = std::getenv("FFTCORE_TC_STOCKHAM_COLUMNS");
+    return v == nullptr ? 1 : std::atoi(v);
+  }();
+  return mode;
+}
+
+bool runs_stockham_columns(PassParams const& pass) noexcept {
+  int const mode = stockham_columns_mode();
+  bool const preferred = pass.log_length == stockham::kMaxLogLengthColumns ||
+                         pass.prefer_stockham_columns != 0 || mode >= 2;
+  return mode != 0 && preferred && stockham::columns_eligible(pass);
+}
+
+cudaError_t launch_stockham_columns(PassParams const& pass, void const* src, void* dst,
+                                    float2 const* coarse, bool inverse,
+                                    cudaStream_t stream) noexcept {
+  bool const narrow = stockham_columns_mode() == 2;
+  switch (pass.log_length) {
+    case 9:
+      return narrow ? launch_columns<9, true>(pass, src, dst, coarse, inverse, stream)
+                    : launch_columns<9, false>(pass, src, dst, coarse, inverse, stream);
+    case 10:
+      return narrow ? launch_columns<10, true>(pass, src, dst, coarse, inverse, stream)
+                    : launch_columns<10, false>(pass, src, dst, coarse, inverse, stream);
+    case 11:
+      return launch_columns<11, false>(pass, src, dst, coarse, inverse, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
 }
 
 /// FFTCORE_TC_STOCKHAM_PASS=0 in the environment sends these passes to the other kernels (for
