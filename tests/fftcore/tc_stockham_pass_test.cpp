@@ -237,42 +237,40 @@ TEST(TcStockhamPass, ColumnVariantTakesTheColumnPassesOf512To2048Rows) {
 TEST(TcStockhamPass, ColumnExchangeIsBankConflictFree) {
   std::vector<int> slots(32);
   for (int log_l = sp::kMinLogLengthColumns; log_l <= sp::kMaxLogLengthColumns; ++log_l) {
-    for (bool const narrow : {false, true}) {
-      SCOPED_TRACE("L = 2^" + std::to_string(log_l) + (narrow ? " narrow" : ""));
-      int const log_c = sp::log_columns(log_l, narrow);
-      int const threads = 1 << sp::log_sequence_threads(log_l);
-      int const values = 1 << sp::log_values(log_l);
-      int const log_block = sp::log_column_threads(log_l, narrow);
-      EXPECT_EQ(threads << log_c, 1 << log_block);
-      EXPECT_GE(log_c, 3) << "runs of 32 bytes at least";
-      for (int warp = 0; warp < (1 << log_block) / 32; ++warp) {
-        auto const lane_slot = [&](int lane, int s) {
-          int const c = (32 * warp + lane) & ((1 << log_c) - 1);
-          return (s << log_c) + c;
-        };
-        auto const lane_j = [&](int lane) { return (32 * warp + lane) >> log_c; };
-        for (int s = 0; s + 1 < sp::stages(log_l); ++s) {
-          int const log_r = sp::stage_log_radix(s, log_l);
-          for (int u = 0; u < (values >> log_r); ++u) {
-            for (int k = 0; k < (1 << log_r); ++k) {
-              for (int lane = 0; lane < 32; ++lane) {
-                int const v = lane_j(lane) + u * threads;
-                int const a =
-                    fftcore::detail::tc::merge_write_index(v, k, log_r, sp::stage_log_ns(s, log_l));
-                slots[static_cast<std::size_t>(lane)] = lane_slot(lane, sp::slot(a, log_l));
-              }
-              EXPECT_EQ(float2_wavefronts(slots), 2)
-                  << "stage " << s << " writes, u = " << u << ", k = " << k;
+    SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+    int const log_c = sp::log_columns(log_l);
+    int const threads = 1 << sp::log_sequence_threads(log_l);
+    int const values = 1 << sp::log_values(log_l);
+    int const log_block = sp::kLogColumnThreads;
+    EXPECT_EQ(threads << log_c, 1 << log_block);
+    EXPECT_GE(log_c, 3) << "runs of 32 bytes at least";
+    for (int warp = 0; warp < (1 << log_block) / 32; ++warp) {
+      auto const lane_slot = [&](int lane, int s) {
+        int const c = (32 * warp + lane) & ((1 << log_c) - 1);
+        return (s << log_c) + c;
+      };
+      auto const lane_j = [&](int lane) { return (32 * warp + lane) >> log_c; };
+      for (int s = 0; s + 1 < sp::stages(log_l); ++s) {
+        int const log_r = sp::stage_log_radix(s, log_l);
+        for (int u = 0; u < (values >> log_r); ++u) {
+          for (int k = 0; k < (1 << log_r); ++k) {
+            for (int lane = 0; lane < 32; ++lane) {
+              int const v = lane_j(lane) + u * threads;
+              int const a =
+                  fftcore::detail::tc::merge_write_index(v, k, log_r, sp::stage_log_ns(s, log_l));
+              slots[static_cast<std::size_t>(lane)] = lane_slot(lane, sp::slot(a, log_l));
             }
+            EXPECT_EQ(float2_wavefronts(slots), 2)
+                << "stage " << s << " writes, u = " << u << ", k = " << k;
           }
         }
-        for (int i = 0; i < values; ++i) {
-          for (int lane = 0; lane < 32; ++lane) {
-            slots[static_cast<std::size_t>(lane)] =
-                lane_slot(lane, sp::read_slot(lane_j(lane), i, log_l));
-          }
-          EXPECT_EQ(float2_wavefronts(slots), 2) << "reads, i = " << i;
+      }
+      for (int i = 0; i < values; ++i) {
+        for (int lane = 0; lane < 32; ++lane) {
+          slots[static_cast<std::size_t>(lane)] =
+              lane_slot(lane, sp::read_slot(lane_j(lane), i, log_l));
         }
+        EXPECT_EQ(float2_wavefronts(slots), 2) << "reads, i = " << i;
       }
     }
   }

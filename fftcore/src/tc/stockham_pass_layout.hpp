@@ -239,15 +239,10 @@ FFTCORE_HD constexpr int log_rounds(int log_tile, int log_l) {
 inline constexpr int kMinLogLengthColumns = 9;   ///< L = 512
 inline constexpr int kMaxLogLengthColumns = 11;  ///< L = 2048 (C = 8: 32-byte runs)
 inline constexpr int kLogColumnThreads = 9;      ///< 512 threads per block
-/// The narrow form (FFTCORE_TC_STOCKHAM_COLUMNS=2, A/B): 256 threads at L = 512 and 1024, C = 8,
-/// built for the contiguous pass's resident blocks (three at 512, two at 1024).
-inline constexpr int kLogColumnThreadsNarrow = 8;
-FFTCORE_HD constexpr int log_column_threads(int log_l, bool narrow) {
-  return narrow && log_l <= 10 ? kLogColumnThreadsNarrow : kLogColumnThreads;
-}
-/// log2 of C, the columns of an item: 16 at L = 512 and 1024, 8 at 2048 (narrow: 8 throughout).
-FFTCORE_HD constexpr int log_columns(int log_l, bool narrow = false) {
-  return log_column_threads(log_l, narrow) - log_sequence_threads(log_l);
+/// log2 of C, the columns of an item: 16 at L = 512 and 1024, 8 at 2048. (256 threads with C = 8
+/// at 512 and 1024, three and two blocks per SM, measured 14-26 % slower: 32-byte runs.)
+FFTCORE_HD constexpr int log_columns(int log_l) {
+  return kLogColumnThreads - log_sequence_threads(log_l);
 }
 /// Whether the Stockham pass runs `p` as columns: FP16 in and out, 512 <= L <= 2048, no hook,
 /// no real split, no pass twiddle, adjacent columns on both sides (stride[0] = 1), points at

@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <utility>
 
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
@@ -223,23 +222,15 @@ enum RealSplit : int {
   kSplitIn = 2,
   kRowPairs = 3,
   kRowPairsIn = 4,
-  kColumns = 5,
-  kColumnsNarrow = 6
+  kColumns = 5
 };
 
 /// The kernel's block size bound and resident blocks per SM (its __launch_bounds__).
 constexpr int kernel_max_threads(int log_l, int real) {
-  return real == kColumns || real == kColumnsNarrow
-             ? 1 << stockham::log_column_threads(log_l, real == kColumnsNarrow)
-             : stockham::max_threads(log_l);
+  return real == kColumns ? 1 << stockham::kLogColumnThreads : stockham::max_threads(log_l);
 }
 constexpr int kernel_min_blocks(int log_l, int real) {
-  return real == kColumns ? 1
-         : real == kColumnsNarrow
-             ? (stockham::log_column_threads(log_l, true) == stockham::kLogColumnThreads
-                    ? 1
-                    : stockham::min_blocks(log_l, false))
-             : stockham::min_blocks(log_l, real != kNoSplit);
+  return real == kColumns ? 1 : stockham::min_blocks(log_l, real != kNoSplit);
 }
 
 template <int kLogL, bool kInverse, bool kHooked, int kReal = kNoSplit>
@@ -262,15 +253,14 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
                                          kLogL <= stockham::kMaxLogLengthRowPairs && kInverse &&
                                          !kHooked),
                 "C2R row pairs: inverse");
-  static_assert((kReal != kColumns && kReal != kColumnsNarrow) ||
-                    (kLogL >= stockham::kMinLogLengthColumns &&
+  static_assert(kReal != kColumns || (kLogL >= stockham::kMinLogLengthColumns &&
                                        kLogL <= stockham::kMaxLogLengthColumns && !kHooked),
                 "columns: plain");
   constexpr bool kRows = kReal == kRowPairs;
   // Columns: thread (j, c), c = tid mod C; slot s of column c at s C + c (kScale = C).
-  constexpr bool kCols = kReal == kColumns || kReal == kColumnsNarrow;
-  constexpr int kLogColThreads = stockham::log_column_threads(kLogL, kReal == kColumnsNarrow);
-  constexpr int kLogC = kCols ? kLogColThreads - kLogT : 0;
+  constexpr bool kCols = kReal == kColumns;
+  constexpr int kLogColThreads = stockham::kLogColumnThreads;
+  constexpr int kLogC = kCols ? stockham::log_columns(kLogL) : 0;
   constexpr int kScale = 1 << kLogC;
   // The threads of a sequence: one warp (L = 512), else the block; a column's, the block.
   constexpr int kLogBarrier = kCols ? kLogColThreads : kLogT;
@@ -669,13 +659,9 @@ cudaError_t prepare_length() noexcept {
       static_cast<int>(smem_bytes<kLogL>(stockham::log_threads(stockham::kLogMaxThreads, kLogL)));
   cudaError_t e = cudaSuccess;
   if constexpr (kLogL <= stockham::kMaxLogLengthColumns) {
-    int const wide = static_cast<int>(smem_bytes<kLogL>(stockham::log_column_threads(kLogL, false)));
-    int const narrow = static_cast<int>(smem_bytes<kLogL>(stockham::log_column_threads(kLogL, true)));
-    for (auto const [kernel, column_bytes] :
-         {std::pair{stockham_pass_kernel<kLogL, false, false, kColumns>, wide},
-          std::pair{stockham_pass_kernel<kLogL, true, false, kColumns>, wide},
-          std::pair{stockham_pass_kernel<kLogL, false, false, kColumnsNarrow>, narrow},
-          std::pair{stockham_pass_kernel<kLogL, true, false, kColumnsNarrow>, narrow}}) {
+    int const column_bytes = static_cast<int>(smem_bytes<kLogL>(stockham::kLogColumnThreads));
+    for (auto const kernel : {stockham_pass_kernel<kLogL, false, false, kColumns>,
+                              stockham_pass_kernel<kLogL, true, false, kColumns>}) {
       if (e == cudaSuccess) {
         e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  column_bytes);
@@ -743,9 +729,8 @@ cudaError_t prepare_stockham_pass_kernels() noexcept {
   return e;
 }
 
-/// The column variant: 2^log_column_threads threads (C columns of T threads), resident blocks
-/// grid-stride.
-template <int kLogL, bool kNarrow>
+/// The column variant: 512 threads (C columns of T threads), resident blocks grid-stride.
+template <int kLogL>
 cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
                            float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
   if constexpr (kLogL > stockham::kMaxLogLengthColumns) {
@@ -755,7 +740,7 @@ cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
     // Tiles of at least C columns (the planner's hold 8): the same columns, retiled, so that an
     // item is a round of one tile. Its partial last tile leaves the slots past the columns idle.
     PassParams tiled = pass;
-    int const log_c = stockham::log_columns(kLogL, kNarrow);
+    int const log_c = stockham::log_columns(kLogL);
     if (tiled.log_tile < log_c) {
       std::int64_t const rest = pass.blocks / pass.tiles0;  // the digits above the columns
       tiled.log_tile = log_c;
@@ -763,12 +748,10 @@ cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
       tiled.blocks = tiled.tiles0 * rest;
       set_origin_shortcuts(tiled);
     }
-    int const log_threads = stockham::log_column_threads(kLogL, kNarrow);
-    dim3 const block(1u << log_threads);
-    std::size_t const smem = smem_bytes<kLogL>(log_threads);
-    constexpr int kVariant = kNarrow ? kColumnsNarrow : kColumns;
-    auto const kernel = inverse ? stockham_pass_kernel<kLogL, true, false, kVariant>
-                                : stockham_pass_kernel<kLogL, false, false, kVariant>;
+    dim3 const block(1u << stockham::kLogColumnThreads);
+    std::size_t const smem = smem_bytes<kLogL>(stockham::kLogColumnThreads);
+    auto const kernel = inverse ? stockham_pass_kernel<kLogL, true, false, kColumns>
+                                : stockham_pass_kernel<kLogL, false, false, kColumns>;
     static std::atomic<int> resident_cache = 0;
     unsigned grid = 0;
     cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem, resident_cache,
@@ -778,8 +761,8 @@ cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
   }
 }
 
-/// FFTCORE_TC_STOCKHAM_COLUMNS: 0 sends the column passes back to the other kernels, 2 takes
-/// the narrow form, 3 every eligible pass (A/B; read once). By default the variant takes the
+/// FFTCORE_TC_STOCKHAM_COLUMNS: 0 sends the column passes back to the other kernels, 3 hands
+/// it every eligible pass (A/B; read once). By default the variant takes the
 /// passes where it measured faster (H100, session 21): L = 2048, and the column FFTs of the
 /// real row pairs (prefer_stockham_columns) at 512..2048; the complex 2-D column passes of 512
 /// and 1024 points stay on the register-chained pass (512 x 256 1.70 against 1.92-1.99 ms).
@@ -794,23 +777,20 @@ int stockham_columns_mode() noexcept {
 bool runs_stockham_columns(PassParams const& pass) noexcept {
   int const mode = stockham_columns_mode();
   bool const preferred = pass.log_length == stockham::kMaxLogLengthColumns ||
-                         pass.prefer_stockham_columns != 0 || mode >= 2;
+                         pass.prefer_stockham_columns != 0 || mode == 3;
   return mode != 0 && preferred && stockham::columns_eligible(pass);
 }
 
 cudaError_t launch_stockham_columns(PassParams const& pass, void const* src, void* dst,
                                     float2 const* coarse, bool inverse,
                                     cudaStream_t stream) noexcept {
-  bool const narrow = stockham_columns_mode() == 2;
   switch (pass.log_length) {
     case 9:
-      return narrow ? launch_columns<9, true>(pass, src, dst, coarse, inverse, stream)
-                    : launch_columns<9, false>(pass, src, dst, coarse, inverse, stream);
+      return launch_columns<9>(pass, src, dst, coarse, inverse, stream);
     case 10:
-      return narrow ? launch_columns<10, true>(pass, src, dst, coarse, inverse, stream)
-                    : launch_columns<10, false>(pass, src, dst, coarse, inverse, stream);
+      return launch_columns<10>(pass, src, dst, coarse, inverse, stream);
     case 11:
-      return launch_columns<11, false>(pass, src, dst, coarse, inverse, stream);
+      return launch_columns<11>(pass, src, dst, coarse, inverse, stream);
     default:
       return cudaErrorInvalidValue;
   }
