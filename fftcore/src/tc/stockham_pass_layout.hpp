@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Stockham pass (kernels/stockham_pass_kernel.cu): untwiddled FP16 passes of L = 512 ..
 // 16384 points over contiguous sequences (1-D transforms of those sizes, rows of 2-D
-// transforms; the last passes of larger 1-D sizes write transposed, so not those), on CUDA
+// transforms; the last passes of larger 1-D sizes write transposed, so not those), and as its
+// column variant the untwiddled column passes of 512..2048 points (columns_eligible), on CUDA
 // cores. Which passes it takes and every index map of it, shared by the kernel and the CPU tests.
 //
 // The register-chained Tensor Core pass (fast_pass_layout.hpp) ran these lengths at 61-64 % of

@@ -3,7 +3,8 @@
 // (stockham::eligible), each sequence on L / E threads of E = 16 (32 from L = 1024) values in
 // FP32 registers, three Stockham stages (E, 16, L / 16 E) exchanged through shared memory, with
 // store hooks and the real transforms' fused splits (stockham_pass_layout.hpp has the maps and
-// the reason).
+// the reason); its column variant (kColumns) takes C adjacent strided columns of 512..2048
+// points in place of a round's sequences (the 2-D column passes where it measured faster).
 #include <cuda_fp16.h>
 
 #include <atomic>
@@ -769,7 +770,8 @@ cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
 int stockham_columns_mode() noexcept {
   static int const mode = [] {
     char const* v = std::getenv("FFTCORE_TC_STOCKHAM_COLUMNS");
-    return v == nullptr ? 1 : std::atoi(v);
+    if (v == nullptr) return 1;
+    return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
   }();
   return mode;
 }
