@@ -102,7 +102,7 @@ struct PassParams {
   std::int32_t row_pairs_log_rows = 0;
   /// Set by the real layouts on the column FFT of the row pairs: the Stockham pass's column
   /// variant (stockham::columns_eligible) measured faster there at 512..2048 rows, where for
-  /// complex 2-D columns it did only at 2048 (fftcore/NOTES.md, session 21).
+  /// complex 2-D columns it did only from 1024 (fftcore/NOTES.md, session 21).
   std::int32_t prefer_stockham_columns = 0;
   std::int64_t tiles0 = 1;   ///< ceil(D0 / T)
   std::int64_t blocks = 1;

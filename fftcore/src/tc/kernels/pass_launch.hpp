@@ -105,7 +105,7 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 [[nodiscard]] bool runs_stockham_pass(PassParams const& pass) noexcept;
 /// Whether launch_pass hands `pass` to the Stockham pass's column variant: a pass
 /// stockham::columns_eligible takes (the 2-D column passes of 512..2048 points) where it
-/// measured faster - 2048 points, and the real row pairs' column FFTs - unless
+/// measured faster - 1024 and 2048 points, and the real row pairs' column FFTs - unless
 /// FFTCORE_TC_STOCKHAM_COLUMNS=0 is set (3: every eligible pass).
 [[nodiscard]] bool runs_stockham_columns(PassParams const& pass) noexcept;
 [[nodiscard]] cudaError_t launch_stockham_columns(PassParams const& pass, void const* src,

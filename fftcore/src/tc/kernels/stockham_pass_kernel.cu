@@ -764,9 +764,10 @@ cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
 
 /// FFTCORE_TC_STOCKHAM_COLUMNS: 0 sends the column passes back to the other kernels, 3 hands
 /// it every eligible pass (A/B; read once). By default the variant takes the
-/// passes where it measured faster (H100, session 21): L = 2048, and the column FFTs of the
+/// passes where it measured faster (H100, session 21): L = 1024 and 2048 (1024x1024 1.81-1.86
+/// against 1.86-1.88 ms, 2048x2048 1.87-2.03 against 2.16-2.18), and the column FFTs of the
 /// real row pairs (prefer_stockham_columns) at 512..2048; the complex 2-D column passes of 512
-/// and 1024 points stay on the register-chained pass (512 x 256 1.70 against 1.92-1.99 ms).
+/// points stay on the register-chained pass (512 x 256 1.70 against 1.92-1.99 ms).
 int stockham_columns_mode() noexcept {
   static int const mode = [] {
     char const* v = std::getenv("FFTCORE_TC_STOCKHAM_COLUMNS");
@@ -778,7 +779,7 @@ int stockham_columns_mode() noexcept {
 
 bool runs_stockham_columns(PassParams const& pass) noexcept {
   int const mode = stockham_columns_mode();
-  bool const preferred = pass.log_length == stockham::kMaxLogLengthColumns ||
+  bool const preferred = pass.log_length > stockham::kMinLogLengthColumns ||
                          pass.prefer_stockham_columns != 0 || mode == 3;
   return mode != 0 && preferred && stockham::columns_eligible(pass);
 }
