@@ -260,11 +260,10 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   constexpr bool kRows = kReal == kRowPairs;
   // Columns: thread (j, c), c = tid mod C; slot s of column c at s C + c (kScale = C).
   constexpr bool kCols = kReal == kColumns;
-  constexpr int kLogColThreads = stockham::kLogColumnThreads;
   constexpr int kLogC = kCols ? stockham::log_columns(kLogL) : 0;
   constexpr int kScale = 1 << kLogC;
   // The threads of a sequence: one warp (L = 512), else the block; a column's, the block.
-  constexpr int kLogBarrier = kCols ? kLogColThreads : kLogT;
+  constexpr int kLogBarrier = kCols ? stockham::kLogColumnThreads : kLogT;
   constexpr bool kRowsIn = kReal == kRowPairsIn;
   // Row pairs: lane j reads word j / 2 + (T / 2) i of its row (stockham_pass_layout.hpp).
   constexpr int kLogLoadStep = kRows ? kLogT - 1 : kLogT;
@@ -299,7 +298,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   extern __shared__ float2 exchange[];  // per sequence of a round: kBuffers buffers of kSlots
 
   int const log_threads =
-      kCols ? kLogColThreads : stockham::log_threads(p.log_tile, kLogL);
+      kCols ? stockham::kLogColumnThreads : stockham::log_threads(p.log_tile, kLogL);
   int const tid = static_cast<int>(threadIdx.x);
   int const j = kCols ? tid >> kLogC : tid & (kT - 1);
   int const seq_slot = kCols ? tid & (kScale - 1) : tid >> kLogT;
@@ -734,32 +733,30 @@ cudaError_t prepare_stockham_pass_kernels() noexcept {
 template <int kLogL>
 cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
                            float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
-  if constexpr (kLogL > stockham::kMaxLogLengthColumns) {
-    return cudaErrorInvalidValue;
-  } else {
-    if (!stockham::columns_eligible(pass)) return cudaErrorInvalidValue;
-    // Tiles of at least C columns (the planner's hold 8): the same columns, retiled, so that an
-    // item is a round of one tile. Its partial last tile leaves the slots past the columns idle.
-    PassParams tiled = pass;
-    int const log_c = stockham::log_columns(kLogL);
-    if (tiled.log_tile < log_c) {
-      std::int64_t const rest = pass.blocks / pass.tiles0;  // the digits above the columns
-      tiled.log_tile = log_c;
-      tiled.tiles0 = (tiled.extent[0] + (std::int64_t{1} << log_c) - 1) >> log_c;
-      tiled.blocks = tiled.tiles0 * rest;
-      set_origin_shortcuts(tiled);
-    }
-    dim3 const block(1u << stockham::kLogColumnThreads);
-    std::size_t const smem = smem_bytes<kLogL>(stockham::kLogColumnThreads);
-    auto const kernel = inverse ? stockham_pass_kernel<kLogL, true, false, kColumns>
-                                : stockham_pass_kernel<kLogL, false, false, kColumns>;
-    static std::atomic<int> resident_cache = 0;
-    unsigned grid = 0;
-    cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem, resident_cache,
-                                        tiled.blocks, grid);
-    if (e != cudaSuccess) return e;
-    return launch_chained(kernel, grid, block, smem, stream, tiled, src, dst, coarse);
+  static_assert(kLogL >= stockham::kMinLogLengthColumns &&
+                kLogL <= stockham::kMaxLogLengthColumns, "columns of 512..2048 points");
+  if (!stockham::columns_eligible(pass)) return cudaErrorInvalidValue;
+  // Tiles of at least C columns (the planner's hold 8): the same columns, retiled, so that an
+  // item is a round of one tile. Its partial last tile leaves the slots past the columns idle.
+  PassParams tiled = pass;
+  int const log_c = stockham::log_columns(kLogL);
+  if (tiled.log_tile < log_c) {
+    std::int64_t const rest = pass.blocks / pass.tiles0;  // the digits above the columns
+    tiled.log_tile = log_c;
+    tiled.tiles0 = (tiled.extent[0] + (std::int64_t{1} << log_c) - 1) >> log_c;
+    tiled.blocks = tiled.tiles0 * rest;
+    set_origin_shortcuts(tiled);
   }
+  dim3 const block(1u << stockham::kLogColumnThreads);
+  std::size_t const smem = smem_bytes<kLogL>(stockham::kLogColumnThreads);
+  auto const kernel = inverse ? stockham_pass_kernel<kLogL, true, false, kColumns>
+                              : stockham_pass_kernel<kLogL, false, false, kColumns>;
+  static std::atomic<int> resident_cache = 0;
+  unsigned grid = 0;
+  cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem, resident_cache,
+                                      tiled.blocks, grid);
+  if (e != cudaSuccess) return e;
+  return launch_chained(kernel, grid, block, smem, stream, tiled, src, dst, coarse);
 }
 
 /// FFTCORE_TC_STOCKHAM_COLUMNS: 0 sends the column passes back to the other kernels, 3 hands
