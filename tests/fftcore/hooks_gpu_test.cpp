@@ -111,9 +111,9 @@ void check(Shape s, Backend backend, Direction dir, bool with_load, bool conjuga
   EXPECT_LT(err, 1.5 * err_plain + 5e-4) << "seed " << seed;
 }
 
-std::vector<Shape> const kShapes = {{1, 256, 33},   {1, 4096, 5},  {1, 1 << 15, 64},
+std::vector<Shape> const kShapes = {{1, 256, 33},    {1, 4096, 5},    {1, 1 << 15, 64},
                                     {1, 1 << 16, 3}, {1, 1 << 23, 1}, {64, 128, 3},
-                                    {512, 512, 1}};
+                                    {512, 512, 1},   {4096, 64, 3}};
 
 TEST_F(Hooks, LoadAndStoreFactorsTensorCore) {
   for (Shape s : kShapes) {

@@ -11,7 +11,9 @@
 // rows. Stockham pass: 1-D n = 512 .. 16384 on whole and partial tiles and scaled, and the rows
 // of 2-D shapes; its column variant on the column passes of 2-D shapes with 512..2048 rows. Long
 // pass: 1-D n = 32768 over single sequences, batches below and above the resident blocks (one
-// sequence per block at a time, several per block), scaled. Each case checks on the host that its
+// sequence per block at a time, several per block), scaled. Tall pass: the column passes of 2-D
+// shapes with 4096 rows (8 columns per item), one item per image up to many per block, scaled.
+// Each case checks on the host that its
 // plan really has a pass the kernel under test takes.
 #include <cmath>
 #include <cstdio>
@@ -24,6 +26,7 @@
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "../../fftcore/src/tc/small_pass_layout.hpp"
 #include "../../fftcore/src/tc/stockham_pass_layout.hpp"
+#include "../../fftcore/src/tc/tall_pass_layout.hpp"
 #include "../../fftcore/src/tc/warp_pass_layout.hpp"
 #include "common/gpu_test.hpp"
 #include "common/reference_dft.hpp"
@@ -40,6 +43,7 @@ class TcWarpPass : public tcfft::testing::GpuTest {};
 class TcColumnPass : public tcfft::testing::GpuTest {};
 class TcStockhamPass : public tcfft::testing::GpuTest {};
 class TcLongPass : public tcfft::testing::GpuTest {};
+class TcTallPass : public tcfft::testing::GpuTest {};
 
 /// Whether a kernel takes a pass (small::eligible, warp_pass::eligible).
 using Takes = bool (*)(fftcore::detail::tc::PassParams const&);
@@ -304,6 +308,16 @@ TEST_F(TcLongPass, SequencesAgainstCufftHalf) {
              {1, 1 << 15, 300, nullptr},
              {1, 1 << 15, 100, nullptr, fftcore::Scaling::kByN}},
             false, fftcore::detail::tc::long_pass::eligible);
+}
+
+TEST_F(TcTallPass, ColumnsOf2dShapesAgainstCufftHalf) {
+  // One item per image (8 columns) in batches, 8 items per image (fewer items than SMs), and
+  // 512 items (blocks walk several, grid-stride), with each scaling split over the stages.
+  run_cases({{4096, 8, 3, nullptr},
+             {4096, 64, 2, nullptr, fftcore::Scaling::kByN},
+             {4096, 16, 1, nullptr, fftcore::Scaling::kBySqrtN},
+             {4096, 4096, 1, nullptr}},
+            false, fftcore::detail::tc::tall_pass::eligible);
 }
 
 }  // namespace

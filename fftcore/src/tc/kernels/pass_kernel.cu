@@ -369,6 +369,7 @@ cudaError_t prepare_pass_kernels() noexcept {
   if (e == cudaSuccess) e = prepare_fast_pass_kernels();
   if (e == cudaSuccess) e = prepare_column_pass_kernels();
   if (e == cudaSuccess) e = prepare_stockham_pass_kernels();
+  if (e == cudaSuccess) e = prepare_tall_pass_kernels();
   return e == cudaSuccess ? prepare_long_pass_kernels() : e;
 }
 
@@ -423,6 +424,11 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
   // 512..2048 points (stockham_pass_layout.hpp: columns_eligible).
   if (runs_stockham_columns(pass)) {
     return launch_stockham_columns(pass, src, dst, coarse, inverse, stream);
+  }
+  // The 4096-point column passes: eight columns an item in FP16 shared memory, where the
+  // register-chained pass takes four (tall_pass_layout.hpp says why).
+  if (runs_tall_pass(pass)) {
+    return launch_tall_pass(pass, src, dst, coarse, inverse, stream);
   }
   if (runs_fast_pass(pass)) {
     return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);

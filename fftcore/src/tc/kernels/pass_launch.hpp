@@ -16,8 +16,8 @@
 namespace fftcore::detail::tc {
 
 /// The A/B switches (FFTCORE_TC_FAST_PASS, _SMALL_PASS, _WARP_PASS, _COLUMN_PASS, _STOCKHAM_PASS,
-/// _PERSISTENT): on unless the variable is "0". Callers cache the answer in a function-local static
-/// (read once per process).
+/// _TALL_PASS, _PERSISTENT): on unless the variable is "0". Callers cache the answer in a
+/// function-local static (read once per process).
 inline bool env_switch_on(char const* name) noexcept {
   char const* v = std::getenv(name);
   return v == nullptr || std::strcmp(v, "0") != 0;
@@ -118,6 +118,17 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 [[nodiscard]] cudaError_t launch_stockham_pass(PassParams const& pass, void const* src, void* dst,
                                                float2 const* coarse, bool inverse,
                                                cudaStream_t stream) noexcept;
+
+/// Whether launch_pass hands `pass` to the tall pass: tall_pass::eligible (the untwiddled
+/// FP16 column passes of 4096 points over whole items of 8 adjacent columns, hooks included)
+/// unless FFTCORE_TC_TALL_PASS=0 is set.
+[[nodiscard]] bool runs_tall_pass(PassParams const& pass) noexcept;
+/// The tall pass (kernels/tall_pass_kernel.cu): 8 columns x 4096 points per 512-thread block at
+/// a time in FP16 shared memory; cudaErrorInvalidValue for passes it does not take.
+[[nodiscard]] cudaError_t prepare_tall_pass_kernels() noexcept;
+[[nodiscard]] cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
+                                           float2 const* coarse, bool inverse,
+                                           cudaStream_t stream) noexcept;
 
 /// The long pass (kernels/long_pass_kernel.cu): the 32768-point passes long_pass::eligible
 /// accepts (cudaErrorInvalidValue for the others), one sequence per 512-thread block in FP16
