@@ -12,7 +12,8 @@
 // of 2-D shapes; its column variant on the column passes of 2-D shapes with 512..2048 rows. Long
 // pass: 1-D n = 32768 over single sequences, batches below and above the resident blocks (one
 // sequence per block at a time, several per block), scaled. Tall pass: the column passes of 2-D
-// shapes with 4096 rows (8 columns per item), one item per image up to many per block, scaled.
+// shapes with 512..4096 rows (64..8 columns per item), one item per image up to many per block,
+// scaled.
 // Each case checks on the host that its
 // plan really has a pass the kernel under test takes.
 #include <cmath>
@@ -286,7 +287,9 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
 
 TEST_F(TcStockhamPass, ColumnsOf2dShapesAgainstCufftHalf) {
   // The column variant: 2-D shapes with 512..2048 rows (16 columns per item at 512 and 1024,
-  // 8 at 2048; the planner's tiles of 8 retiled), images in batches, one item per image.
+  // 8 at 2048; the planner's tiles of 8 retiled), images in batches, one item per image. By
+  // default the tall pass takes the ones with whole items of its own; the ctest entry
+  // TcStockhamPass.ColumnsOf2dShapesEveryEligiblePass runs this with the tall pass off.
   run_cases({{512, 512, 3, nullptr},
              {512, 256, 2, nullptr},
              {512, 16, 5, nullptr},
@@ -311,12 +314,20 @@ TEST_F(TcLongPass, SequencesAgainstCufftHalf) {
 }
 
 TEST_F(TcTallPass, ColumnsOf2dShapesAgainstCufftHalf) {
-  // One item per image (8 columns) in batches, 8 items per image (fewer items than SMs), and
-  // 512 items (blocks walk several, grid-stride), with each scaling split over the stages.
+  // 512..4096 rows (C = 64..8 columns an item): one item per image in batches, a few items per
+  // image (fewer items than SMs), and many (blocks walk several, grid-stride), with each
+  // scaling split over the stages (the complex column passes it takes by default; the ctest
+  // entry TcTallPass.ColumnsOf2dShapesEveryEligibleLength runs this with FFTCORE_TC_TALL_PASS=3).
   run_cases({{4096, 8, 3, nullptr},
              {4096, 64, 2, nullptr, fftcore::Scaling::kByN},
              {4096, 16, 1, nullptr, fftcore::Scaling::kBySqrtN},
-             {4096, 4096, 1, nullptr}},
+             {4096, 4096, 1, nullptr},
+             {2048, 16, 3, nullptr},
+             {2048, 2048, 1, nullptr, fftcore::Scaling::kBySqrtN},
+             {1024, 32, 2, nullptr, fftcore::Scaling::kByN},
+             {1024, 1024, 2, nullptr},
+             {512, 64, 3, nullptr},
+             {512, 512, 2, nullptr, fftcore::Scaling::kByN}},
             false, fftcore::detail::tc::tall_pass::eligible);
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // CPU tests of the tall pass (fftcore/src/tc/tall_pass_layout.hpp,
-// kernels/tall_pass_kernel.cu): which passes it takes (the 4096-point column passes of 2-D
-// plans), that each stage runs in place over a permutation of every column, that its
-// shared-memory accesses meet 32 distinct banks per warp and its global ones whole 32-byte
-// sectors, and - running its three stages in double with the kernel's maps, butterfly deal,
-// twiddle exponents and FP16 words between the stages - that they give the DFT of each column.
+// kernels/tall_pass_kernel.cu) at every length it takes (512..4096 rows): which passes it takes
+// (the column passes of 2-D plans), that each stage runs in place over a permutation of every
+// column, that its shared-memory accesses meet 32 distinct banks per warp and its global ones
+// whole runs of the item's columns, and - running its three stages in double with the kernel's
+// maps, butterfly deal, twiddle exponents and FP16 words between the stages - that they give
+// the DFT of each column.
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
@@ -29,41 +30,57 @@ using cd = std::complex<double>;
 using tcfft::testing::plans::desc;
 using tcfft::testing::plans::layout_of;
 
-constexpr int kL = 1 << tp::kLogLength;
-constexpr int kC = tp::kColumns;
-constexpr int kButterflies = 1 << tp::kLogButterflies;
-constexpr int kColumnButterflies = 1 << tp::kLogColumnButterflies;
+/// The item's geometry at 2^log_l rows.
+struct Geometry {
+  int log_l;
+  int l() const { return 1 << log_l; }
+  int columns() const { return 1 << tp::log_columns(log_l); }
+  int r3() const { return 1 << tp::log_last_radix(log_l); }
+  int column_butterflies(int s) const {
+    return s < 2 ? 1 << tp::log_column_butterflies(log_l) : 1 << tp::kLogLastButterflies;
+  }
+  int radix(int s) const { return s < 2 ? tp::kRadix : r3(); }
+  /// Rounds (stage 3: rounds times groups) of a thread in stage s.
+  int rounds(int s) const { return s < 2 ? tp::kRounds : tp::kRounds << tp::log_last_group(log_l); }
+};
 
-TEST(TcTallPass, TakesTheColumnPassOf2dShapesWith4096Rows) {
-  for (std::int64_t cols : {8, 16, 256, 4096}) {
-    for (std::int64_t batch : {1, 3}) {
-      SCOPED_TRACE("4096 x " + std::to_string(cols) + " batch " + std::to_string(batch));
-      PassLayout const l = layout_of(desc(kL, cols, batch));
-      ASSERT_EQ(l.passes.size(), 2u);
-      EXPECT_FALSE(tp::eligible(l.passes[0]));  // the rows
-      PassParams const& p = l.passes[1];
-      EXPECT_EQ(p.log_length, tp::kLogLength);
-      EXPECT_EQ(p.in_elem_stride, cols);
-      EXPECT_TRUE(tp::eligible(p));
+constexpr int kLengths[] = {9, 10, 11, 12};
+
+TEST(TcTallPass, TakesTheColumnPassOf2dShapesWith512To4096Rows) {
+  for (int log_l : kLengths) {
+    Geometry const g{log_l};
+    for (std::int64_t cols :
+         {std::int64_t{g.columns()}, std::int64_t{4} * g.columns(), std::int64_t{4096}}) {
+      for (std::int64_t batch : {1, 3}) {
+        SCOPED_TRACE(std::to_string(g.l()) + " x " + std::to_string(cols) + " batch " +
+                     std::to_string(batch));
+        PassLayout const l = layout_of(desc(g.l(), cols, batch));
+        ASSERT_EQ(l.passes.size(), 2u);
+        EXPECT_FALSE(tp::eligible(l.passes[0]));  // the rows
+        PassParams const& p = l.passes[1];
+        EXPECT_EQ(p.log_length, log_l);
+        EXPECT_EQ(p.in_elem_stride, cols);
+        EXPECT_TRUE(tp::eligible(p));
+      }
     }
+    // Fewer columns than an item: not whole items (the other kernels keep them).
+    EXPECT_FALSE(tp::eligible(layout_of(desc(g.l(), g.columns() / 2, 3)).passes.back())) << log_l;
   }
-  // Fewer than 8 columns: not whole items (the register-chained pass keeps them).
-  for (std::int64_t cols : {2, 4}) {
-    EXPECT_FALSE(tp::eligible(layout_of(desc(kL, cols, 3)).passes.back())) << cols;
-  }
-  // No other length, and not the 1-D 4096-point passes (contiguous, or twiddled).
-  for (auto const& d : {desc(2048, 2048, 2), desc(8192, 64, 1), desc(1, kL, 64),
-                        desc(1, std::int64_t{1} << 24, 1), desc(1, std::int64_t{1} << 20, 2)}) {
+  // No other length, and not the 1-D passes (contiguous, or twiddled).
+  for (auto const& d : {desc(256, 256, 2), desc(8192, 64, 1), desc(1, 4096, 64), desc(1, 1024, 64),
+                        desc(1, std::int64_t{1} << 24, 1), desc(1, std::int64_t{1} << 20, 2),
+                        desc(1, std::int64_t{1} << 18, 2)}) {
     for (PassParams const& p : layout_of(d).passes) {
       EXPECT_FALSE(tp::eligible(p)) << "L = 2^" << p.log_length;
     }
   }
-  PassParams const p = layout_of(desc(kL, 4096, 1)).passes[1];
+  PassParams const p = layout_of(desc(4096, 4096, 1)).passes[1];
   for (auto change :
        {+[](PassParams& q) { q.in_fp32 = 1; }, +[](PassParams& q) { q.out_fp32 = 1; },
         +[](PassParams& q) { q.log_twiddle_n = 24; }, +[](PassParams& q) { q.real_in_columns = 1; },
         +[](PassParams& q) { q.real_row_pairs = 1; }, +[](PassParams& q) { q.in_stride[0] = 2; },
         +[](PassParams& q) { q.extent[0] = 12; }, +[](PassParams& q) { q.in_elem_stride = 4; },
+        +[](PassParams& q) { q.log_length = 13; },
         +[](PassParams& q) { q.out_elem_stride = 2 * q.in_elem_stride; }}) {
     PassParams q = p;
     change(q);
@@ -84,74 +101,87 @@ TEST(TcTallPass, TakesTheColumnPassOf2dShapesWith4096Rows) {
 }
 
 TEST(TcTallPass, StagesRunInPlaceOverPermutations) {
-  for (int s = 0; s < tp::kStages; ++s) {
-    std::vector<int> seen(kL, 0);
-    for (int w = 0; w < kColumnButterflies; ++w) {
-      for (int m = 0; m < tp::kRadix; ++m)
-        ++seen.at(static_cast<std::size_t>(tp::position(s, w, m)));
+  for (int log_l : kLengths) {
+    Geometry const g{log_l};
+    for (int s = 0; s < tp::kStages; ++s) {
+      std::vector<int> seen(static_cast<std::size_t>(g.l()), 0);
+      for (int w = 0; w < g.column_butterflies(s); ++w) {
+        for (int m = 0; m < g.radix(s); ++m)
+          ++seen.at(static_cast<std::size_t>(tp::position(s, w, m, log_l)));
+      }
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), g.l()) << "L " << g.l() << " stage " << s;
     }
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), kL) << "stage " << s;
-  }
-  std::vector<int> out(kL, 0);
-  for (int w = 0; w < kColumnButterflies; ++w) {
-    for (int k = 0; k < tp::kRadix; ++k) ++out.at(static_cast<std::size_t>(tp::output_index(w, k)));
-  }
-  EXPECT_EQ(std::count(out.begin(), out.end(), 1), kL);
-  // slot() is one-to-one into the kSlots words.
-  std::set<int> slots;
-  for (int c = 0; c < kC; ++c) {
-    for (int a = 0; a < kL; ++a) slots.insert(tp::slot(c, a));
-  }
-  EXPECT_EQ(static_cast<int>(slots.size()), kC * kL);
-  EXPECT_GE(*slots.begin(), 0);
-  EXPECT_LT(*slots.rbegin(), tp::kSlots);
-  // Threads and rounds deal every butterfly of every column once, a thread keeping its column
-  // and taking w = j / 8 + kRoundStep u.
-  std::vector<int> dealt(kButterflies, 0);
-  for (int j = 0; j < tp::kThreads; ++j) {
-    for (int u = 0; u < tp::kRounds; ++u) {
-      int const q = tp::butterfly(j, u);
-      ++dealt.at(static_cast<std::size_t>(q));
-      ASSERT_EQ(tp::column_of(q), tp::column_of(j));
-      ASSERT_EQ(tp::column_butterfly(q), tp::column_butterfly(j) + tp::kRoundStep * u);
+    std::vector<int> out(static_cast<std::size_t>(g.l()), 0);
+    for (int w = 0; w < g.column_butterflies(2); ++w) {
+      for (int k = 0; k < g.r3(); ++k) ++out.at(static_cast<std::size_t>(tp::output_index(w, k)));
+    }
+    EXPECT_EQ(std::count(out.begin(), out.end(), 1), g.l());
+    // slot() is one-to-one into the slots() words.
+    std::set<int> slots;
+    for (int c = 0; c < g.columns(); ++c) {
+      for (int a = 0; a < g.l(); ++a) slots.insert(tp::slot(c, a, log_l));
+    }
+    EXPECT_EQ(static_cast<int>(slots.size()), g.columns() * g.l());
+    EXPECT_GE(*slots.begin(), 0);
+    EXPECT_LT(*slots.rbegin(), tp::slots(log_l));
+    // Threads and rounds deal every butterfly of every column once, a thread keeping its
+    // column and taking w = j / C + round_step v.
+    for (int s = 0; s < tp::kStages; ++s) {
+      std::vector<int> dealt(static_cast<std::size_t>(g.columns() * g.column_butterflies(s)), 0);
+      for (int j = 0; j < tp::kThreads; ++j) {
+        for (int v = 0; v < g.rounds(s); ++v) {
+          int const q = tp::butterfly(j, v);
+          ++dealt.at(static_cast<std::size_t>(q));
+          ASSERT_EQ(tp::column_of(q, log_l), tp::column_of(j, log_l));
+          ASSERT_EQ(tp::column_butterfly(q, log_l),
+                    tp::column_butterfly(j, log_l) + (v << tp::log_round_step(log_l)));
+        }
+      }
+      EXPECT_EQ(std::count(dealt.begin(), dealt.end(), 1), static_cast<long>(dealt.size()))
+          << "L " << g.l() << " stage " << s;
     }
   }
-  EXPECT_EQ(std::count(dealt.begin(), dealt.end(), 1), kButterflies);
 }
 
-TEST(TcTallPass, SharedAccessesMeet32BanksAndGlobalOnesWholeSectors) {
-  // Every warp access of every stage (input or output m of the lanes' butterflies; stages 1
-  // and 2 write where stage 2 and 3 read) touches 32 distinct 4-byte banks.
-  for (int s = 0; s < tp::kStages; ++s) {
-    for (int u = 0; u < tp::kRounds; ++u) {
-      for (int warp = 0; warp < tp::kThreads / 32; ++warp) {
-        for (int m = 0; m < tp::kRadix; ++m) {
-          std::set<int> banks;
-          for (int lane = 0; lane < 32; ++lane) {
-            int const q = tp::butterfly(32 * warp + lane, u);
-            banks.insert(tp::slot(tp::column_of(q), tp::position(s, tp::column_butterfly(q), m)) &
-                         31);
+TEST(TcTallPass, SharedAccessesMeet32BanksAndGlobalOnesWholeRuns) {
+  for (int log_l : kLengths) {
+    Geometry const g{log_l};
+    int const per_row = std::min(32, g.columns());  // lanes on one row
+    // Every warp access of every stage (input or output m of the lanes' butterflies; stages 1
+    // and 2 write where stages 2 and 3 read) touches 32 distinct 4-byte banks.
+    for (int s = 0; s < tp::kStages; ++s) {
+      for (int v = 0; v < g.rounds(s); ++v) {
+        for (int warp = 0; warp < tp::kThreads / 32; ++warp) {
+          for (int m = 0; m < g.radix(s); ++m) {
+            std::set<int> banks;
+            for (int lane = 0; lane < 32; ++lane) {
+              int const q = tp::butterfly(32 * warp + lane, v);
+              int const a = tp::position(s, tp::column_butterfly(q, log_l), m, log_l);
+              banks.insert(tp::slot(tp::column_of(q, log_l), a, log_l) & 31);
+            }
+            ASSERT_EQ(banks.size(), 32u)
+                << "L " << g.l() << " stage " << s << " warp " << warp << " m " << m;
           }
-          ASSERT_EQ(banks.size(), 32u) << "stage " << s << " warp " << warp << " m " << m;
         }
       }
     }
-  }
-  // Stage 1's loads and stage 3's stores: a warp's lanes take all 8 columns of 4 adjacent rows,
-  // lane c + 8 i on column c of row first + i (4 whole 32-byte runs of FP16 words).
-  for (int u = 0; u < tp::kRounds; ++u) {
-    for (int warp = 0; warp < tp::kThreads / 32; ++warp) {
-      for (int m = 0; m < tp::kRadix; ++m) {
-        int const q0 = tp::butterfly(32 * warp, u);
-        int const first_in = tp::position(0, tp::column_butterfly(q0), m);
-        int const first_out = tp::output_index(tp::column_butterfly(q0), m);
-        EXPECT_EQ(first_in % 4, 0);
-        EXPECT_EQ(first_out % 4, 0);
-        for (int lane = 0; lane < 32; ++lane) {
-          int const q = tp::butterfly(32 * warp + lane, u);
-          ASSERT_EQ(tp::column_of(q), lane % kC);
-          ASSERT_EQ(tp::position(0, tp::column_butterfly(q), m), first_in + lane / kC);
-          ASSERT_EQ(tp::output_index(tp::column_butterfly(q), m), first_out + lane / kC);
+    // Stage 1's loads and stage 3's stores: lane i of a warp on column c0 + i mod C of row
+    // first + i / C (whole runs of C adjacent FP16 words, or 32 of them where C >= 32).
+    for (int s : {0, 2}) {
+      for (int v = 0; v < g.rounds(s); ++v) {
+        for (int warp = 0; warp < tp::kThreads / 32; ++warp) {
+          for (int m = 0; m < g.radix(s); ++m) {
+            int const q0 = tp::butterfly(32 * warp, v);
+            auto const row = [&](int q) {
+              int const w = tp::column_butterfly(q, log_l);
+              return s == 0 ? tp::position(0, w, m, log_l) : tp::output_index(w, m);
+            };
+            for (int lane = 0; lane < 32; ++lane) {
+              int const q = tp::butterfly(32 * warp + lane, v);
+              ASSERT_EQ(tp::column_of(q, log_l), (tp::column_of(q0, log_l) + lane) % g.columns());
+              ASSERT_EQ(row(q), row(q0) + lane / per_row) << "L " << g.l() << " stage " << s;
+            }
+          }
         }
       }
     }
@@ -159,38 +189,41 @@ TEST(TcTallPass, SharedAccessesMeet32BanksAndGlobalOnesWholeSectors) {
 }
 
 /// The kernel's data flow in double on one column: stage s reads its butterflies' inputs from
-/// the words, takes the 16-point DFT, multiplies output k by W_4096^e (twiddle_exponent) and
-/// writes it back to the position it read (rounded to FP16 when `fp16`, as the kernel's words
-/// are); stage 3 writes X[output_index]. Column c's words are slot(c, a), the others' untouched.
-std::vector<cd> emulate(std::vector<cd> const& x, int c, bool fp16) {
-  std::vector<cd> words(tp::kSlots, cd(1e9, 1e9));  // a wrong slot would show
-  for (int a = 0; a < kL; ++a)
-    words[static_cast<std::size_t>(tp::slot(c, a))] = x[static_cast<std::size_t>(a)];
+/// the words, takes the DFT, multiplies output k by W_L^e (twiddle_exponent) and writes it back
+/// to the position it read (rounded to FP16 when `fp16`, as the kernel's words are); stage 3
+/// writes X[output_index]. Column c's words are slot(c, a), the others' untouched.
+std::vector<cd> emulate(std::vector<cd> const& x, int c, int log_l, bool fp16) {
+  Geometry const g{log_l};
+  std::vector<cd> words(static_cast<std::size_t>(tp::slots(log_l)),
+                        cd(1e9, 1e9));  // a wrong slot would show
+  for (int a = 0; a < g.l(); ++a) {
+    words[static_cast<std::size_t>(tp::slot(c, a, log_l))] = x[static_cast<std::size_t>(a)];
+  }
   auto const round = [fp16](cd v) {
     if (!fp16) return v;
     return cd(__half2float(__float2half_rn(static_cast<float>(v.real()))),
               __half2float(__float2half_rn(static_cast<float>(v.imag()))));
   };
-  std::vector<cd> out(kL);
+  std::vector<cd> out(static_cast<std::size_t>(g.l()));
   for (int s = 0; s < tp::kStages; ++s) {
-    for (int w = 0; w < kColumnButterflies; ++w) {
-      std::vector<cd> in(tp::kRadix), y(tp::kRadix);
-      for (int m = 0; m < tp::kRadix; ++m) {
+    int const r = g.radix(s);
+    for (int w = 0; w < g.column_butterflies(s); ++w) {
+      std::vector<cd> in(static_cast<std::size_t>(r)), y(static_cast<std::size_t>(r));
+      for (int m = 0; m < r; ++m) {
         in[static_cast<std::size_t>(m)] =
-            words[static_cast<std::size_t>(tp::slot(c, tp::position(s, w, m)))];
+            words[static_cast<std::size_t>(tp::slot(c, tp::position(s, w, m, log_l), log_l))];
       }
-      for (int k = 0; k < tp::kRadix; ++k) {
+      for (int k = 0; k < r; ++k) {
         cd sum = 0;
-        for (int m = 0; m < tp::kRadix; ++m) {
-          sum += in[static_cast<std::size_t>(m)] *
-                 tcfft::testing::root_of_unity(m * k, tp::kRadix, false);
+        for (int m = 0; m < r; ++m) {
+          sum += in[static_cast<std::size_t>(m)] * tcfft::testing::root_of_unity(m * k, r, false);
         }
         y[static_cast<std::size_t>(k)] =
-            sum * tcfft::testing::root_of_unity(tp::twiddle_exponent(s, w, k), kL, false);
+            sum * tcfft::testing::root_of_unity(tp::twiddle_exponent(s, w, k, log_l), g.l(), false);
       }
-      for (int k = 0; k < tp::kRadix; ++k) {
+      for (int k = 0; k < r; ++k) {
         if (s + 1 < tp::kStages) {
-          words[static_cast<std::size_t>(tp::slot(c, tp::position(s, w, k)))] =
+          words[static_cast<std::size_t>(tp::slot(c, tp::position(s, w, k, log_l), log_l))] =
               round(y[static_cast<std::size_t>(k)]);
         } else {
           out[static_cast<std::size_t>(tp::output_index(w, k))] = y[static_cast<std::size_t>(k)];
@@ -202,19 +235,23 @@ std::vector<cd> emulate(std::vector<cd> const& x, int c, bool fp16) {
 }
 
 TEST(TcTallPass, EmulatedStagesGiveTheDft) {
-  for (int c : {0, 5, kC - 1}) {
-    unsigned seed = 0;
-    std::vector<cd> const x = tcfft::testing::random_complex(kL, seed);
-    std::vector<cd> ref = x;
-    tcfft::testing::fft_radix2(ref);
-    double const exact = tcfft::testing::relative_l2_error(emulate(x, c, false), ref);
-    EXPECT_LT(exact, 1e-12) << "column " << c << " seed " << seed;
-    // With the FP16 words between the stages: two roundings of unit relative size
-    // 2^-11 / sqrt(12) each (~1.4e-4 rms per component), so ~2e-4 relative L2; the bound leaves
-    // room, and a wrong map would give an error of order one.
-    double const rounded = tcfft::testing::relative_l2_error(emulate(x, c, true), ref);
-    EXPECT_GT(rounded, 1e-5) << "column " << c << " seed " << seed;
-    EXPECT_LT(rounded, 4e-4) << "column " << c << " seed " << seed;
+  for (int log_l : kLengths) {
+    Geometry const g{log_l};
+    for (int c : {0, 5, g.columns() - 1}) {
+      unsigned seed = 0;
+      std::vector<cd> const x =
+          tcfft::testing::random_complex(static_cast<std::size_t>(g.l()), seed);
+      std::vector<cd> ref = x;
+      tcfft::testing::fft_radix2(ref);
+      double const exact = tcfft::testing::relative_l2_error(emulate(x, c, log_l, false), ref);
+      EXPECT_LT(exact, 1e-12) << "L " << g.l() << " column " << c << " seed " << seed;
+      // With the FP16 words between the stages: two roundings of unit relative size
+      // 2^-11 / sqrt(12) each (~1.4e-4 rms per component), so ~2e-4 relative L2; the bound
+      // leaves room, and a wrong map would give an error of order one.
+      double const rounded = tcfft::testing::relative_l2_error(emulate(x, c, log_l, true), ref);
+      EXPECT_GT(rounded, 1e-5) << "L " << g.l() << " column " << c << " seed " << seed;
+      EXPECT_LT(rounded, 4e-4) << "L " << g.l() << " column " << c << " seed " << seed;
+    }
   }
 }
 

@@ -420,15 +420,17 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
   if (runs_column_pass(pass)) {
     return launch_column_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
-  // Its column variant ahead of the register-chained pass: the untwiddled column passes of
-  // 512..2048 points (stockham_pass_layout.hpp: columns_eligible).
-  if (runs_stockham_columns(pass)) {
-    return launch_stockham_columns(pass, src, dst, coarse, inverse, stream);
-  }
-  // The 4096-point column passes: eight columns an item in FP16 shared memory, where the
-  // register-chained pass takes four (tall_pass_layout.hpp says why).
+  // The tall pass ahead of the Stockham column variant and the register-chained pass: C L =
+  // 2^15 FP16 words an item, in shared memory (tall_pass_layout.hpp says why): the complex
+  // column passes of 512..4096 points (runs_tall_pass has the measurements).
   if (runs_tall_pass(pass)) {
     return launch_tall_pass(pass, src, dst, coarse, inverse, stream);
+  }
+  // The Stockham column variant ahead of the register-chained pass: the untwiddled column
+  // passes of 512..2048 points (stockham_pass_layout.hpp: columns_eligible) the tall pass
+  // leaves, the real row pairs' column FFTs and narrow images (fewer columns than its items).
+  if (runs_stockham_columns(pass)) {
+    return launch_stockham_columns(pass, src, dst, coarse, inverse, stream);
   }
   if (runs_fast_pass(pass)) {
     return launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream);

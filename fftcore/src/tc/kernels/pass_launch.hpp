@@ -120,11 +120,12 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                                cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the tall pass: tall_pass::eligible (the untwiddled
-/// FP16 column passes of 4096 points over whole items of 8 adjacent columns, hooks included)
-/// unless FFTCORE_TC_TALL_PASS=0 is set.
+/// FP16 column passes of 512..4096 points over whole items of C = 2^15 / L adjacent columns,
+/// hooks included), except the real row pairs' column FFTs of 512..2048 points
+/// (prefer_stockham_columns), unless FFTCORE_TC_TALL_PASS=0 is set (3: every eligible pass).
 [[nodiscard]] bool runs_tall_pass(PassParams const& pass) noexcept;
-/// The tall pass (kernels/tall_pass_kernel.cu): 8 columns x 4096 points per 512-thread block at
-/// a time in FP16 shared memory; cudaErrorInvalidValue for passes it does not take.
+/// The tall pass (kernels/tall_pass_kernel.cu): C columns x L points (C L = 2^15) per 512-thread
+/// block at a time in FP16 shared memory; cudaErrorInvalidValue for passes it does not take.
 [[nodiscard]] cudaError_t prepare_tall_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
                                            float2 const* coarse, bool inverse,

@@ -7,12 +7,15 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/plan_logic.hpp"
+#include "tc/stockham_pass_layout.hpp"
 #include "tc/tall_pass_layout.hpp"
 
 namespace fftcore::detail::tc {
@@ -20,67 +23,82 @@ namespace {
 
 namespace tp = tall_pass;
 
-constexpr int kTableEntries = 1 << (2 * tp::kLogRadix);  ///< stage 2's W_256^(b0 k2)
-constexpr std::size_t kSmemBytes =
-    static_cast<std::size_t>(tp::kSlots) * sizeof(std::uint32_t) + kTableEntries * sizeof(float2);
+/// The item's shared memory: the words, then stage 2's table W_(L/16)^(b0 k2) (L / 16 float2).
+template <int kLogL>
+constexpr std::size_t kSmemBytes = static_cast<std::size_t>(tp::slots(kLogL)) *
+                                       sizeof(std::uint32_t) +
+                                   (std::size_t{1} << tp::log_column_butterflies(kLogL)) *
+                                       sizeof(float2);
 /// Rounds of stage-1 inputs a thread keeps loaded ahead (registers: 16 words each): two, one
 /// with hooks (whose factor loads took two rounds ahead to 128 registers and ~150 bytes of
-/// spills).
+/// spills at 4096 points). Staging the other two rounds in shared memory by cp.async instead
+/// (all of the next item's words in flight during stage 3) measured slower: 4096x4096 2.05-2.07
+/// against 1.93-1.94 ms (H100, same call; NOTES.md session 22).
 template <bool kHooked>
 constexpr int tall_ahead = kHooked ? 1 : 2;
 
-/// Stage 2's table W_256^(b0 k2) s3, entry k2 * 16 + b0.
+/// Stage 2's table W_(L/16)^(b0 k2) s3, entry k2 R3 + b0.
+template <int kLogL>
 __device__ __forceinline__ void fill_table(float2* table, float2 const* coarse, float s3, int j) {
-  constexpr int kR = tp::kRadix;
-  for (int e = j; e < kTableEntries; e += tp::kThreads) {
-    int const k2 = e >> tp::kLogRadix, b0 = e & (kR - 1);
-    table[e] = cscale(__ldg(coarse + (((b0 * k2) & (kTableEntries - 1)) << (kLogCoarse - 8))), s3);
+  constexpr int kLogR3 = tp::log_last_radix(kLogL);
+  constexpr int kEntries = 1 << tp::log_column_butterflies(kLogL);
+  for (int e = j; e < kEntries; e += tp::kThreads) {
+    int const k2 = e >> kLogR3, b0 = e & ((1 << kLogR3) - 1);
+    int const exponent = (b0 * k2) & (kEntries - 1);
+    table[e] =
+        cscale(__ldg(coarse + (exponent << (kLogCoarse - tp::log_column_butterflies(kLogL)))), s3);
   }
 }
 
-/// Butterfly w of column c of stage kStage (1 or 2): its 16 inputs from the words, then their
-/// DFT, a[bit_reverse(k)] = DFT[k].
-template <int kStage>
+/// Butterfly w of column c of stage kStage: its 2^kLogR inputs from the words, then their DFT,
+/// a[bit_reverse(k)] = DFT[k].
+template <int kLogL, int kStage, int kLogR>
 __device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int c, int w,
-                                              float2 (&a)[tp::kRadix]) {
+                                              float2 (&a)[1 << kLogR]) {
 #pragma unroll
-  for (int m = 0; m < tp::kRadix; ++m) {
-    a[m] = unpack_word(words[tp::slot(c, tp::position(kStage, w, m))]);
+  for (int m = 0; m < (1 << kLogR); ++m) {
+    a[m] = unpack_word(words[tp::slot(c, tp::position(kStage, w, m, kLogL), kLogL)]);
   }
-  dft_pow2<tp::kLogRadix>(a);
+  dft_pow2<kLogR>(a);
 }
 
-template <bool kInverse, bool kHooked>
+template <int kLogL, bool kInverse, bool kHooked>
 __global__ void __launch_bounds__(tp::kThreads, 1)
     tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
+  constexpr int kLogC = tp::log_columns(kLogL);
+  constexpr int kLogB = tp::log_column_butterflies(kLogL);  // L / 16 butterflies a column
+  constexpr int kLogR3 = tp::log_last_radix(kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kLogG = tp::log_last_group(kLogL);
+  constexpr int kStep = 1 << tp::log_round_step(kLogL);  // w from one round to the next
   constexpr int kAhead = tall_ahead<kHooked>;
   static_assert(tp::kRounds % kAhead == 0, "stage 1's rounds in whole prefetch groups");
   extern __shared__ std::uint32_t words[];  // the item, FP16 words at slot(c, position)
-  auto* const table = reinterpret_cast<float2*>(words + tp::kSlots);
+  auto* const table = reinterpret_cast<float2*>(words + tp::slots(kLogL));
   int const j = static_cast<int>(threadIdx.x);
   // The pass's scale in three equal factors, one per stage (stage 2's in its table), so that
   // the FP16 words between the stages grow no more than the scaled transform's outputs do.
   float const s3 = cbrtf(p.scale);
-  fill_table(table, coarse, s3, j);
+  fill_table<kLogL>(table, coarse, s3, j);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
   bool const flip_factor = (p.conjugate_store != 0) != kInverse;
   bool const load_hook = kHooked && p.load_factors != nullptr;
   bool const store_hook = kHooked && p.store_factors != nullptr;
 
-  // Thread j keeps column c = j mod 8 through every round and stage; its butterflies are
-  // w = j / 8 + 64 u. Element n of column c of an item lies at its base + c + n * stride.
-  int const c = tp::column_of(j);
-  int const w0 = tp::column_butterfly(j);
+  // Thread j keeps column c = j mod C through every round and stage; its butterflies are
+  // w = j / C + kStep v. Element n of column c of an item lies at its base + c + n * stride.
+  int const c = tp::column_of(j, kLogL);
+  int const w0 = tp::column_butterfly(j, kLogL);
   auto const in_es = static_cast<std::uint32_t>(p.in_elem_stride);
   auto const out_es = static_cast<std::uint32_t>(p.out_elem_stride);
-  // Stage 1 of round u reads rows w0 + 64 u + 256 m: a running pointer per round (m steps of
-  // 256 rows) keeps the 16 offsets out of registers.
-  std::uint32_t const round_step = in_es * tp::kRoundStep;
-  std::uint32_t const m_step = in_es << tp::kLogColumnButterflies;
+  // Stage 1 of round u reads rows w0 + kStep u + (L / 16) m: a running pointer per round keeps
+  // the 16 offsets out of registers.
+  std::uint32_t const round_step = in_es * kStep;
+  std::uint32_t const m_step = in_es << kLogB;
   auto const base_of = [&](std::int64_t item, std::uint32_t& in_at, std::uint32_t& out_at,
                            std::uint32_t const*& from, std::uint32_t*& to) {
     BlockOrigin const o = block_origin(p, item);
@@ -112,11 +130,11 @@ __global__ void __launch_bounds__(tp::kThreads, 1)
   }
 #pragma unroll 1
   for (; item < p.blocks; item += gridDim.x) {
-    // Stage 1: butterfly b = w0 + 64 u reads x[b + 256 m], writes W_4096^(b k1) s3 DFT[k1] to
-    // position b + 256 k1; round u + kAhead's words are loaded as round u's are taken.
+    // Stage 1: butterfly b = w0 + kStep u reads x[b + (L / 16) m], writes W_L^(b k1) s3 DFT[k1]
+    // to position b + (L / 16) k1; round u + kAhead's words are loaded as round u's are taken.
 #pragma unroll
     for (int u = 0; u < tp::kRounds; ++u) {
-      int const b = w0 + u * tp::kRoundStep;
+      int const b = w0 + u * kStep;
       float2 a[kR];
 #pragma unroll
       for (int m = 0; m < kR; ++m) a[m] = unpack_word(raw[u % kAhead][m] ^ conj);
@@ -126,34 +144,34 @@ __global__ void __launch_bounds__(tp::kThreads, 1)
         for (int m = 0; m < kR; ++m) {
           // Conjugated for the inverse, which runs as the conjugate of a forward transform of
           // the conjugated input.
-          auto const row =
-              static_cast<std::uint32_t>(u * tp::kRoundStep + (m << tp::kLogColumnButterflies));
+          auto const row = static_cast<std::uint32_t>(u * kStep + (m << kLogB));
           std::uint32_t const at = in_at + row * in_es;
           a[m] = cmul(a[m], hook_factor(p.load_factors, at & p.factor_mask, kInverse));
         }
       }
-      dft_pow2<kLogR>(a);  // a[bit_reverse(k)] = DFT[k]
-      float2 const wb = __ldg(coarse + (b << (kLogCoarse - tp::kLogLength)));  // W_4096^b
+      dft_pow2<kLogR>(a);                                             // a[bit_reverse(k)] = DFT[k]
+      float2 const wb = __ldg(coarse + (b << (kLogCoarse - kLogL)));  // W_L^b
       float2 t = make_float2(s3, 0.f);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
-        words[tp::slot(c, tp::position(0, b, k))] = pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
+        words[tp::slot(c, tp::position(0, b, k, kLogL), kLogL)] =
+            pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
         if (k + 1 < kR) t = cmul(t, wb);
       }
     }
     __syncthreads();
-    // Stage 2: butterfly w = b0 + 16 k1 reads position b0 + 16 m + 256 k1, writes
-    // W_256^(b0 k2) s3 DFT[k2] in their place (b0 = w0 mod 16 in every round).
-    int const b0 = w0 & (kR - 1);
+    // Stage 2: butterfly w = b0 + R3 k1 reads position b0 + R3 m + (L / 16) k1, writes
+    // W_(L/16)^(b0 k2) s3 DFT[k2] in their place (b0 = w0 mod R3 in every round).
+    int const b0 = w0 & (kR3 - 1);
 #pragma unroll 1
     for (int u = 0; u < tp::kRounds; ++u) {
-      int const w = w0 + u * tp::kRoundStep;
+      int const w = w0 + u * kStep;
       float2 a[kR];
-      butterfly_dft<1>(words, c, w, a);
+      butterfly_dft<kLogL, 1, kLogR>(words, c, w, a);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
-        words[tp::slot(c, tp::position(1, w, k))] =
-            pack_word(cmul(a[bit_reverse<kLogR>(k)], table[(k << kLogR) + b0]));
+        words[tp::slot(c, tp::position(1, w, k, kLogL), kLogL)] =
+            pack_word(cmul(a[bit_reverse<kLogR>(k)], table[(k << kLogR3) + b0]));
       }
     }
     __syncthreads();
@@ -166,84 +184,133 @@ __global__ void __launch_bounds__(tp::kThreads, 1)
 #pragma unroll
       for (int u = 0; u < kAhead; ++u) load_round(from, u, raw[u]);
     }
-    // Stage 3: butterfly w = k1 + 16 k2 reads position m + 16 k2 + 256 k1 and writes
-    // X[w + 256 k3] = s3 DFT[k3] to global memory (a warp: 8 columns x 4 adjacent rows).
+    // Stage 3: butterfly w = k1 + 16 k2 (G of them a round) reads position m + R3 k2 +
+    // (L / 16) k1 and writes X[w + 256 k3] = s3 DFT[k3] to global memory.
 #pragma unroll 1
     for (int u = 0; u < tp::kRounds; ++u) {
-      int const w = w0 + u * tp::kRoundStep;
-      float2 a[kR];
-      butterfly_dft<2>(words, c, w, a);
-      std::uint32_t* at = opaque(seq + static_cast<std::uint32_t>(w) * out_es);
 #pragma unroll
-      for (int k = 0; k < kR; ++k) {
-        float2 y = cscale(a[bit_reverse<kLogR>(k)], s3);
-        if (store_hook) {
-          // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse, so
-          // the factor is conjugated once more there.
-          std::uint32_t const n = static_cast<std::uint32_t>(tp::output_index(w, k));
-          y = cmul(
-              y, hook_factor(p.store_factors, (seq_at + n * out_es) & p.factor_mask, flip_factor));
+      for (int g = 0; g < (1 << kLogG); ++g) {
+        int const w = w0 + ((u << kLogG) + g) * kStep;
+        float2 a[kR3];
+        butterfly_dft<kLogL, 2, kLogR3>(words, c, w, a);
+        std::uint32_t* at = opaque(seq + static_cast<std::uint32_t>(w) * out_es);
+#pragma unroll
+        for (int k = 0; k < kR3; ++k) {
+          float2 y = cscale(a[bit_reverse<kLogR3>(k)], s3);
+          if (store_hook) {
+            // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse,
+            // so the factor is conjugated once more there.
+            auto const n = static_cast<std::uint32_t>(tp::output_index(w, k));
+            y = cmul(y, hook_factor(p.store_factors, (seq_at + n * out_es) & p.factor_mask,
+                                    flip_factor));
+          }
+          *at = pack_word(y) ^ conj;
+          at = opaque(at + (out_es << tp::kLogLastButterflies));
         }
-        *at = pack_word(y) ^ conj;
-        at = opaque(at + (out_es << tp::kLogColumnButterflies));
       }
     }
     __syncthreads();  // this stage's reads before the next item's stage-1 writes
   }
 }
 
-template <bool kInverse, bool kHooked>
+template <int kLogL, bool kInverse, bool kHooked>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                            cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
-  auto const kernel = tall_pass_kernel<kInverse, kHooked>;
+  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked>;
+  constexpr std::size_t smem = kSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
-      resident_grid(kernel, tp::kThreads, kSmemBytes, resident_cache, pass.blocks, grid);
+      resident_grid(kernel, tp::kThreads, smem, resident_cache, pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  return launch_chained(kernel, grid, tp::kThreads, kSmemBytes, stream, pass, src, dst, coarse);
+  return launch_chained(kernel, grid, tp::kThreads, smem, stream, pass, src, dst, coarse);
 }
 
-}  // namespace
-
-cudaError_t prepare_tall_pass_kernels() noexcept {
-  cudaError_t e = cudaSuccess;
-  for (auto const kernel : {tall_pass_kernel<false, false>, tall_pass_kernel<true, false>,
-                            tall_pass_kernel<false, true>, tall_pass_kernel<true, true>}) {
-    if (e == cudaSuccess) {
-      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               static_cast<int>(kSmemBytes));
-    }
-  }
-  return e;
-}
-
-/// FFTCORE_TC_TALL_PASS=0 in the environment sends these passes back to the register-chained
-/// pass (A/B in one build; read once).
-bool runs_tall_pass(PassParams const& pass) noexcept {
-  static bool const enabled = env_switch_on("FFTCORE_TC_TALL_PASS");
-  return enabled && tall_pass::eligible(pass);
-}
-
-cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
-                             float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
-  if (!tall_pass::eligible(pass)) return cudaErrorInvalidValue;
-  // Items of 8 columns: the planner's tiles (4 columns), retiled; eligible() asks for whole ones.
+template <int kLogL>
+cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                          bool inverse, cudaStream_t stream) noexcept {
+  // Items of C columns: the planner's tiles, retiled; eligible() asks for whole ones.
   PassParams tiled = pass;
-  if (tiled.log_tile != tp::kLogColumns) {
+  constexpr int kLogC = tp::log_columns(kLogL);
+  if (tiled.log_tile != kLogC) {
     std::int64_t const rest = pass.blocks / pass.tiles0;  // the digits above the columns
-    tiled.log_tile = tp::kLogColumns;
-    tiled.tiles0 = tiled.extent[0] >> tp::kLogColumns;
+    tiled.log_tile = kLogC;
+    tiled.tiles0 = tiled.extent[0] >> kLogC;
     tiled.blocks = tiled.tiles0 * rest;
     set_origin_shortcuts(tiled);
   }
   bool const hooked = pass.load_factors != nullptr || pass.store_factors != nullptr;
   if (hooked) {
-    return inverse ? launch_variant<true, true>(tiled, src, dst, coarse, stream)
-                   : launch_variant<false, true>(tiled, src, dst, coarse, stream);
+    return inverse ? launch_variant<kLogL, true, true>(tiled, src, dst, coarse, stream)
+                   : launch_variant<kLogL, false, true>(tiled, src, dst, coarse, stream);
   }
-  return inverse ? launch_variant<true, false>(tiled, src, dst, coarse, stream)
-                 : launch_variant<false, false>(tiled, src, dst, coarse, stream);
+  return inverse ? launch_variant<kLogL, true, false>(tiled, src, dst, coarse, stream)
+                 : launch_variant<kLogL, false, false>(tiled, src, dst, coarse, stream);
+}
+
+template <int kLogL>
+cudaError_t prepare_length() noexcept {
+  cudaError_t e = cudaSuccess;
+  for (auto const kernel :
+       {tall_pass_kernel<kLogL, false, false>, tall_pass_kernel<kLogL, true, false>,
+        tall_pass_kernel<kLogL, false, true>, tall_pass_kernel<kLogL, true, true>}) {
+    if (e == cudaSuccess) {
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(kSmemBytes<kLogL>));
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+cudaError_t prepare_tall_pass_kernels() noexcept {
+  cudaError_t e = prepare_length<9>();
+  if (e == cudaSuccess) e = prepare_length<10>();
+  if (e == cudaSuccess) e = prepare_length<11>();
+  return e == cudaSuccess ? prepare_length<12>() : e;
+}
+
+/// FFTCORE_TC_TALL_PASS: 0 sends these passes back to the other kernels, 3 hands it every
+/// pass it can take (A/B; read once). By default it takes every complex column pass of
+/// 512..4096 points, but not the column FFTs of the real row pairs at 512..2048
+/// (prefer_stockham_columns), where the Stockham column variant measured faster. H100, ms per
+/// 2^28 elements, three runs each in one call (fftcore/NOTES.md, session 22): 4096x4096 1.93
+/// against 2.95-3.06 on the register-chained pass; 2048x2048 1.82-1.83 against 1.90-1.94 and
+/// 1024x1024 1.77 against 1.78-1.79 on the Stockham column variant; 512x256 1.67-1.68 against
+/// 1.70-1.71 and 512x512 1.73 against 1.76-1.77 on the register-chained pass; R2C 512x512 /
+/// 1024x1024 0.92 / 0.93 against 0.84 / 0.85-0.87 on the Stockham column variant.
+int tall_pass_mode() noexcept {
+  static int const mode = [] {
+    char const* v = std::getenv("FFTCORE_TC_TALL_PASS");
+    if (v == nullptr) return 1;
+    return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
+  }();
+  return mode;
+}
+
+bool runs_tall_pass(PassParams const& pass) noexcept {
+  int const mode = tall_pass_mode();
+  bool const preferred = mode == 3 || pass.prefer_stockham_columns == 0 ||
+                         pass.log_length > stockham::kMaxLogLengthColumns;
+  return mode != 0 && preferred && tall_pass::eligible(pass);
+}
+
+cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
+                             float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+  if (!tall_pass::eligible(pass)) return cudaErrorInvalidValue;
+  switch (pass.log_length) {
+    case 9:
+      return launch_length<9>(pass, src, dst, coarse, inverse, stream);
+    case 10:
+      return launch_length<10>(pass, src, dst, coarse, inverse, stream);
+    case 11:
+      return launch_length<11>(pass, src, dst, coarse, inverse, stream);
+    case 12:
+      return launch_length<12>(pass, src, dst, coarse, inverse, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
 }
 
 }  // namespace fftcore::detail::tc
