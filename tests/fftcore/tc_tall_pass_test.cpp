@@ -128,9 +128,9 @@ TEST(TcTallPass, StagesRunInPlaceOverPermutations) {
     // column and taking w = j / C + round_step v.
     for (int s = 0; s < tp::kStages; ++s) {
       std::vector<int> dealt(static_cast<std::size_t>(g.columns() * g.column_butterflies(s)), 0);
-      for (int j = 0; j < tp::kThreads; ++j) {
+      for (int j = 0; j < tp::threads(log_l); ++j) {
         for (int v = 0; v < g.rounds(s); ++v) {
-          int const q = tp::butterfly(j, v);
+          int const q = tp::butterfly(j, v, log_l);
           ++dealt.at(static_cast<std::size_t>(q));
           ASSERT_EQ(tp::column_of(q, log_l), tp::column_of(j, log_l));
           ASSERT_EQ(tp::column_butterfly(q, log_l),
@@ -151,11 +151,11 @@ TEST(TcTallPass, SharedAccessesMeet32BanksAndGlobalOnesWholeRuns) {
     // and 2 write where stages 2 and 3 read) touches 32 distinct 4-byte banks.
     for (int s = 0; s < tp::kStages; ++s) {
       for (int v = 0; v < g.rounds(s); ++v) {
-        for (int warp = 0; warp < tp::kThreads / 32; ++warp) {
+        for (int warp = 0; warp < tp::threads(log_l) / 32; ++warp) {
           for (int m = 0; m < g.radix(s); ++m) {
             std::set<int> banks;
             for (int lane = 0; lane < 32; ++lane) {
-              int const q = tp::butterfly(32 * warp + lane, v);
+              int const q = tp::butterfly(32 * warp + lane, v, log_l);
               int const a = tp::position(s, tp::column_butterfly(q, log_l), m, log_l);
               banks.insert(tp::slot(tp::column_of(q, log_l), a, log_l) & 31);
             }
@@ -169,15 +169,15 @@ TEST(TcTallPass, SharedAccessesMeet32BanksAndGlobalOnesWholeRuns) {
     // first + i / C (whole runs of C adjacent FP16 words, or 32 of them where C >= 32).
     for (int s : {0, 2}) {
       for (int v = 0; v < g.rounds(s); ++v) {
-        for (int warp = 0; warp < tp::kThreads / 32; ++warp) {
+        for (int warp = 0; warp < tp::threads(log_l) / 32; ++warp) {
           for (int m = 0; m < g.radix(s); ++m) {
-            int const q0 = tp::butterfly(32 * warp, v);
+            int const q0 = tp::butterfly(32 * warp, v, log_l);
             auto const row = [&](int q) {
               int const w = tp::column_butterfly(q, log_l);
               return s == 0 ? tp::position(0, w, m, log_l) : tp::output_index(w, m);
             };
             for (int lane = 0; lane < 32; ++lane) {
-              int const q = tp::butterfly(32 * warp + lane, v);
+              int const q = tp::butterfly(32 * warp + lane, v, log_l);
               ASSERT_EQ(tp::column_of(q, log_l), (tp::column_of(q0, log_l) + lane) % g.columns());
               ASSERT_EQ(row(q), row(q0) + lane / per_row) << "L " << g.l() << " stage " << s;
             }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The tall pass (kernels/tall_pass_kernel.cu): the untwiddled column passes of L = 512..4096
-// points (2-D transforms with that many rows), C = 2^15 / L adjacent columns per block at a
-// time (64 at 512 rows, 8 at 4096), kept in shared memory as FP16 words between three stages
-// computed in FP32 registers. Its index maps and which passes it takes, shared by the kernel
-// and the CPU tests.
+// points (2-D transforms with that many rows), C adjacent columns per block at a time (C L =
+// 2^14 words at 512 rows, 2^15 from 1024: C = 32, 32, 16, 8; log_item), kept in shared memory as
+// FP16 words between three stages computed in FP32 registers. Its index maps and which passes it
+// takes, shared by the kernel and the CPU tests.
 //
 // Why a kernel of its own: a column pass reads each row of its tile as one run of C adjacent
 // columns, C x 4 bytes. The register-chained pass that ran the 4096-point ones
@@ -22,9 +22,9 @@
 //                                         at position b0 + R3 k2 + (L / 16) k1;
 //   stage 3, butterfly k1 + 16 k2 (< 256): X[k1 + 16 k2 + 256 k3] = DFT_R3_n3(y2[n3 + R3 k2 +
 //   (L/16) k1])[k3].
-// Stages 1 and 2 have C L / 16 = 2048 butterflies q = c + C w (column c, butterfly w of its
-// column), q thread q mod 512's round q / 512; stage 3 has C x 256, G = 16 / R3 per thread and
-// round. So a warp's lanes take 32 / C adjacent w of all C columns (C < 32) or 32 adjacent
+// Stages 1 and 2 have C L / 16 butterflies q = c + C w (column c, butterfly w of its column),
+// q thread q mod T's round q / T (T threads, 4 rounds); stage 3 has C x 256, G = 16 / R3 per thread
+// and round. So a warp's lanes take 32 / C adjacent w of all C columns (C < 32) or 32 adjacent
 // columns of one w: stage 1's loads and stage 3's stores touch whole runs of C x 4 bytes, and a
 // thread keeps its column through every round. The word of position a of column c sits at
 // slot(c, a) = C (a + a / (L / 16)) + c: stages 1 and 2 touch adjacent positions per warp
@@ -37,28 +37,40 @@
 
 namespace fftcore::detail::tc::tall_pass {
 
-inline constexpr int kMinLogLength = 9;   ///< 512 rows, 64 columns an item
+inline constexpr int kMinLogLength = 9;   ///< 512 rows, 32 columns an item
 inline constexpr int kMaxLogLength = 12;  ///< 4096 rows, 8 columns an item
-inline constexpr int kLogItem = 15;       ///< C L = 2^15 FP16 words an item
 inline constexpr int kLogRadix = 4;       ///< stages 1 and 2: radix 16
 inline constexpr int kRadix = 1 << kLogRadix;
 inline constexpr int kStages = 3;
-inline constexpr int kLogThreads = 9;  ///< 512 threads
-inline constexpr int kThreads = 1 << kLogThreads;
-/// Rounds per thread and stage (stages 1 and 2: 2048 butterflies; stage 3: G per round).
-inline constexpr int kLogRounds = kLogItem - kLogRadix - kLogThreads;
+/// Rounds per thread and stage (stages 1 and 2: one butterfly of radix 16 a round; stage 3: G
+/// of radix R3).
+inline constexpr int kLogRounds = 2;
 inline constexpr int kRounds = 1 << kLogRounds;
 /// Stage 3's butterflies per column: 256 (k1 + 16 k2) for every L.
 inline constexpr int kLogLastButterflies = 2 * kLogRadix;
 
+/// C L = 2^log_item FP16 words an item on 2^(log_item - 6) threads: 2^14 on 256 threads, two
+/// blocks per SM, at 512 rows (C = 32: 128-byte runs); 2^15 on 512 threads, one block per SM,
+/// from 1024 rows (C = 32 .. 8). H100, ms per 2^28 elements, three runs each in one call
+/// (fftcore/NOTES.md, session 22): 2^14 against 2^15, 512x256 1.644-1.649 against 1.668-1.672,
+/// 512x512 1.690-1.699 against 1.729-1.734, but 1024x1024 1.85-1.90 against 1.77, 2048x2048
+/// 2.11 against 1.81 and 4096x4096 (4 columns) 3.8-3.9 against 1.93: the run length of a row
+/// counts for more than the second block.
+FFTCORE_HD constexpr int log_item(int log_l) { return log_l == kMinLogLength ? 14 : 15; }
+FFTCORE_HD constexpr int log_threads(int log_l) { return log_item(log_l) - kLogRadix - kLogRounds; }
+FFTCORE_HD constexpr int threads(int log_l) { return 1 << log_threads(log_l); }
+FFTCORE_HD constexpr int blocks_per_sm(int log_l) { return 1 << (15 - log_item(log_l)); }
+
 /// log2 of C, of R3, and of the butterflies per column of stages 1 and 2 (L / 16).
-FFTCORE_HD constexpr int log_columns(int log_l) { return kLogItem - log_l; }
+FFTCORE_HD constexpr int log_columns(int log_l) { return log_item(log_l) - log_l; }
 FFTCORE_HD constexpr int log_last_radix(int log_l) { return log_l - 2 * kLogRadix; }
 FFTCORE_HD constexpr int log_column_butterflies(int log_l) { return log_l - kLogRadix; }
 /// Stage 3's butterflies per thread and round: G = 16 / R3.
 FFTCORE_HD constexpr int log_last_group(int log_l) { return kLogRadix - log_last_radix(log_l); }
 /// Thread j's butterflies within its column, stages 1 and 2: w = j / C + round_step u.
-FFTCORE_HD constexpr int log_round_step(int log_l) { return kLogThreads - log_columns(log_l); }
+FFTCORE_HD constexpr int log_round_step(int log_l) {
+  return log_threads(log_l) - log_columns(log_l);
+}
 
 /// Shared-memory words of an item: C (L + 16), the pad of one word per L / 16 positions.
 FFTCORE_HD constexpr int slots(int log_l) { return ((1 << log_l) + kRadix) << log_columns(log_l); }
@@ -70,7 +82,9 @@ FFTCORE_HD constexpr int slot(int c, int a, int log_l) {
 
 /// Butterfly q of a stage that thread j takes in round (stage 3: round and group) v, its
 /// column and its index w within the column.
-FFTCORE_HD constexpr int butterfly(int j, int v) { return j + (v << kLogThreads); }
+FFTCORE_HD constexpr int butterfly(int j, int v, int log_l) {
+  return j + (v << log_threads(log_l));
+}
 FFTCORE_HD constexpr int column_of(int q, int log_l) { return q & ((1 << log_columns(log_l)) - 1); }
 FFTCORE_HD constexpr int column_butterfly(int q, int log_l) { return q >> log_columns(log_l); }
 

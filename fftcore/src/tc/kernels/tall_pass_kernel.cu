@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The tall pass: untwiddled FP16 column passes of 4096 points (tall_pass::eligible), eight
-// adjacent columns per 512-thread block at a time, kept in shared memory as FP16 words between
-// three in-place radix-16 stages computed in FP32 registers (tall_pass_layout.hpp has the maps
-// and the reason), with the load and store hooks.
+// The tall pass: untwiddled FP16 column passes of 512..4096 points (tall_pass::eligible), C
+// adjacent columns per block at a time (C L = 2^14 words on 256 threads at 512 rows, 2^15 on
+// 512 threads from 1024), kept in shared memory as FP16 words between three in-place stages
+// (radix 16, 16, L / 256) computed in FP32 registers (tall_pass_layout.hpp has the maps and the
+// reason), with the load and store hooks.
 #include <cuda_fp16.h>
 
 #include <atomic>
@@ -42,7 +43,7 @@ template <int kLogL>
 __device__ __forceinline__ void fill_table(float2* table, float2 const* coarse, float s3, int j) {
   constexpr int kLogR3 = tp::log_last_radix(kLogL);
   constexpr int kEntries = 1 << tp::log_column_butterflies(kLogL);
-  for (int e = j; e < kEntries; e += tp::kThreads) {
+  for (int e = j; e < kEntries; e += tp::threads(kLogL)) {
     int const k2 = e >> kLogR3, b0 = e & ((1 << kLogR3) - 1);
     int const exponent = (b0 * k2) & (kEntries - 1);
     table[e] =
@@ -63,7 +64,7 @@ __device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int c,
 }
 
 template <int kLogL, bool kInverse, bool kHooked>
-__global__ void __launch_bounds__(tp::kThreads, 1)
+__global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
@@ -221,9 +222,9 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, f
   constexpr std::size_t smem = kSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
-      resident_grid(kernel, tp::kThreads, smem, resident_cache, pass.blocks, grid);
+      resident_grid(kernel, tp::threads(kLogL), smem, resident_cache, pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  return launch_chained(kernel, grid, tp::kThreads, smem, stream, pass, src, dst, coarse);
+  return launch_chained(kernel, grid, tp::threads(kLogL), smem, stream, pass, src, dst, coarse);
 }
 
 template <int kLogL>
@@ -278,7 +279,8 @@ cudaError_t prepare_tall_pass_kernels() noexcept {
 /// 2^28 elements, three runs each in one call (fftcore/NOTES.md, session 22): 4096x4096 1.93
 /// against 2.95-3.06 on the register-chained pass; 2048x2048 1.82-1.83 against 1.90-1.94 and
 /// 1024x1024 1.77 against 1.78-1.79 on the Stockham column variant; 512x256 1.67-1.68 against
-/// 1.70-1.71 and 512x512 1.73 against 1.76-1.77 on the register-chained pass; R2C 512x512 /
+/// 1.70-1.71 and 512x512 1.73 against 1.76-1.77 on the register-chained pass (items of 2^15
+/// words; of 2^14 then, tall_pass::log_item: 1.64-1.65 and 1.69-1.70); R2C 512x512 /
 /// 1024x1024 0.92 / 0.93 against 0.84 / 0.85-0.87 on the Stockham column variant.
 int tall_pass_mode() noexcept {
   static int const mode = [] {
