@@ -331,4 +331,15 @@ TEST_F(TcTallPass, ColumnsOf2dShapesAgainstCufftHalf) {
             false, fftcore::detail::tc::tall_pass::eligible);
 }
 
+TEST_F(TcTallPass, TwiddledPassesOf1dPlansAgainstCufftHalf) {
+  // The twiddled column passes of 1-D plans: the first pass of 2^19 and 2^20, the middle pass
+  // of 2^25, and 4096-point first passes of two-pass splits of 2^21 and 2^22.
+  run_cases({{1, 1 << 19, 3, nullptr, fftcore::Scaling::kByN},
+             {1, 1 << 20, 2, nullptr},
+             {1, 1 << 25, 1, nullptr},
+             {1, 1 << 21, 1, "12,9", fftcore::Scaling::kBySqrtN},
+             {1, 1 << 22, 1, "12,10"}},
+            false, fftcore::detail::tc::tall_pass::eligible);
+}
+
 }  // namespace

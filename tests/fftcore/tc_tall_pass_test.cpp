@@ -66,10 +66,9 @@ TEST(TcTallPass, TakesTheColumnPassOf2dShapesWith512To4096Rows) {
     // Fewer columns than an item: not whole items (the other kernels keep them).
     EXPECT_FALSE(tp::eligible(layout_of(desc(g.l(), g.columns() / 2, 3)).passes.back())) << log_l;
   }
-  // No other length, and not the 1-D passes (contiguous, or twiddled).
+  // No other length, and not the contiguous 1-D passes.
   for (auto const& d : {desc(256, 256, 2), desc(8192, 64, 1), desc(1, 4096, 64), desc(1, 1024, 64),
-                        desc(1, std::int64_t{1} << 24, 1), desc(1, std::int64_t{1} << 20, 2),
-                        desc(1, std::int64_t{1} << 18, 2)}) {
+                        desc(1, std::int64_t{1} << 24, 1), desc(1, std::int64_t{1} << 18, 2)}) {
     for (PassParams const& p : layout_of(d).passes) {
       EXPECT_FALSE(tp::eligible(p)) << "L = 2^" << p.log_length;
     }
@@ -77,10 +76,14 @@ TEST(TcTallPass, TakesTheColumnPassOf2dShapesWith512To4096Rows) {
   PassParams const p = layout_of(desc(4096, 4096, 1)).passes[1];
   for (auto change :
        {+[](PassParams& q) { q.in_fp32 = 1; }, +[](PassParams& q) { q.out_fp32 = 1; },
-        +[](PassParams& q) { q.log_twiddle_n = 24; }, +[](PassParams& q) { q.real_in_columns = 1; },
-        +[](PassParams& q) { q.real_row_pairs = 1; }, +[](PassParams& q) { q.in_stride[0] = 2; },
-        +[](PassParams& q) { q.extent[0] = 12; }, +[](PassParams& q) { q.in_elem_stride = 4; },
-        +[](PassParams& q) { q.log_length = 13; },
+        +[](PassParams& q) {
+          static float2 const one{1.f, 0.f};
+          q.log_twiddle_n = 24;  // pass twiddles, but not with hooks
+          q.store_factors = &one;
+        },
+        +[](PassParams& q) { q.real_in_columns = 1; }, +[](PassParams& q) { q.real_row_pairs = 1; },
+        +[](PassParams& q) { q.in_stride[0] = 2; }, +[](PassParams& q) { q.extent[0] = 12; },
+        +[](PassParams& q) { q.in_elem_stride = 4; }, +[](PassParams& q) { q.log_length = 13; },
         +[](PassParams& q) { q.out_elem_stride = 2 * q.in_elem_stride; }}) {
     PassParams q = p;
     change(q);
@@ -252,6 +255,41 @@ TEST(TcTallPass, EmulatedStagesGiveTheDft) {
       EXPECT_GT(rounded, 1e-5) << "L " << g.l() << " column " << c << " seed " << seed;
       EXPECT_LT(rounded, 4e-4) << "L " << g.l() << " column " << c << " seed " << seed;
     }
+  }
+}
+
+TEST(TcTallPass, TakesTheTwiddledColumnPassesOf1dPlans) {
+  // The first pass of 2^19 and 2^20 (512 and 1024 points over 1024 columns, twiddles of
+  // W_N^(q n)), the middle pass of 2^25..2^27, and 4096-point first passes of forced splits.
+  for (int k : {19, 20, 25, 26, 27}) {
+    PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, 1));
+    ASSERT_GE(l.passes.size(), 2u);
+    PassParams const& p = l.passes[l.passes.size() - 2];
+    EXPECT_NE(p.log_twiddle_n, 0) << "n = 2^" << k;
+    EXPECT_EQ(p.twiddle_stride[0], 1) << "n = 2^" << k;
+    EXPECT_TRUE(tp::eligible(p)) << "n = 2^" << k;
+    EXPECT_FALSE(tp::eligible(l.passes.back())) << "n = 2^" << k;  // contiguous, transposed out
+  }
+  // PlanOptions::tall_two_pass (the complex plans' default): 2^21..2^23 in two passes from
+  // 2^24 elements in all, a twiddled 4096-point column pass first; three passes below.
+  fftcore::detail::tc::PlanOptions two;
+  two.tall_two_pass = true;
+  for (int k : {21, 22, 23}) {
+    PassLayout const l =
+        layout_of(desc(1, std::int64_t{1} << k, std::int64_t{1} << (24 - k + 4)), two);
+    ASSERT_EQ(l.passes.size(), 2u) << "n = 2^" << k;
+    EXPECT_EQ(l.passes[0].log_length, 12);
+    EXPECT_TRUE(tp::eligible(l.passes[0])) << "n = 2^" << k;
+    EXPECT_EQ(layout_of(desc(1, std::int64_t{1} << k, 1), two).passes.size(), 3u) << "n = 2^" << k;
+    EXPECT_EQ(layout_of(desc(1, std::int64_t{1} << k, 64)).passes.size(), 3u) << "n = 2^" << k;
+  }
+  for (int k : {21, 22, 24}) {
+    PassLayout const l =
+        layout_of(desc(1, std::int64_t{1} << k, 1), tcfft::testing::plans::split({12, k - 12}));
+    ASSERT_EQ(l.passes.size(), 2u);
+    EXPECT_EQ(l.passes[0].log_length, 12);
+    EXPECT_EQ(l.passes[0].log_twiddle_n, k);
+    EXPECT_TRUE(tp::eligible(l.passes[0])) << "n = 2^" << k;
   }
 }
 

@@ -9,6 +9,7 @@
 #include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/long_pass_layout.hpp"
+#include "tc/tall_pass_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -152,7 +153,7 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
       !split.empty() && split_sum == log_n
           ? split
           : split_length(log_n, vector, options.fp32_ends,
-                         (std::int64_t{1} << log_n) * vector * batch);
+                         (std::int64_t{1} << log_n) * vector * batch, options.tall_two_pass);
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
@@ -229,7 +230,7 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 }  // namespace
 
 std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
-                              std::int64_t total) {
+                              std::int64_t total, bool tall_two_pass) {
   if (vector == 1 && fp32_ends && (log_n == 13 || log_n == 14)) {
     return {log_n - 12, 12};  // the short pass, then a 4096-point one (both FP16 inside)
   }
@@ -240,6 +241,12 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
   if (vector == 1 && !fp32_ends && log_n == long_pass::kLogLength &&
       total >= (std::int64_t{1} << kLogMinLongPassElements)) {
     return {log_n};
+  }
+  // Two passes with a twiddled 4096-point first pass on the tall pass (PlanOptions::tall_two_pass
+  // has the measurements); from 2^24 elements, so that its items (8 columns) fill the GPU.
+  if (vector == 1 && tall_two_pass && !fp32_ends && log_n >= 21 && log_n <= 23 &&
+      total >= (std::int64_t{1} << 24)) {
+    return {tall_pass::kMaxLogLength, log_n - tall_pass::kMaxLogLength};
   }
   // A 128-point first pass on the column pass (column_pass_layout.hpp), where it gets its whole
   // 32-column tiles (>= kMinBlocks of them: total >= 128 x 32 x 256 elements), then

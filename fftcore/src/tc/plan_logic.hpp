@@ -44,6 +44,13 @@ struct PlanOptions {
   /// register-chained pass can take a whole 8192- or 16384-point axis: split_length keeps those
   /// as a short pass and a 4096-point one.
   bool fp32_ends = false;
+  /// 1-D 2^21..2^23 from 2^24 elements in all as two passes, a twiddled 4096-point column pass
+  /// on the tall pass (tall_pass_layout.hpp) and a 512..2048-point row pass, instead of three
+  /// (H100, same call, ms per 2^28 elements: 2^21 2.04-2.05 against 2.40, 2^22 2.15-2.17
+  /// against 2.44-2.45, 2^23 2.27-2.28 against 2.65; fftcore/NOTES.md, session 22). Set by the
+  /// complex Tensor Core plan unless FFTCORE_TC_TALL_PASS=0 (the tall pass off, where the
+  /// register-chained pass would take the 4096-point column pass: 3.5-3.8 ms).
+  bool tall_two_pass = false;
 };
 
 /// The split that FFTCORE_TC_SPLIT="a,b[,c]" asks for (log2 pass lengths), or an empty vector
@@ -78,8 +85,10 @@ void set_origin_shortcuts(PassParams& p) noexcept;
 
 /// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
 /// adjacent independent columns (1 for a contiguous axis) is split into (PlanOptions::fp32_ends
-/// for `fp32_ends`), for `total` elements in all (0: unknown, treated as small).
+/// for `fp32_ends`), for `total` elements in all (0: unknown, treated as small), with
+/// PlanOptions::tall_two_pass for `tall_two_pass`.
 [[nodiscard]] std::vector<int> split_length(int log_n, std::int64_t vector,
-                                            bool fp32_ends = false, std::int64_t total = 0);
+                                            bool fp32_ends = false, std::int64_t total = 0,
+                                            bool tall_two_pass = false);
 
 }  // namespace fftcore::detail::tc

@@ -111,15 +111,17 @@ FFTCORE_HD constexpr int twiddle_exponent(int s, int w, int k, int log_l) {
 /// The output index (row within the column) of output k3 of stage 3's butterfly w = k1 + 16 k2.
 FFTCORE_HD constexpr int output_index(int w, int k3) { return w + (k3 << kLogLastButterflies); }
 
-/// Whether the tall pass can run `p`: FP16 in and out, 512 <= L <= 4096, no pass twiddle, no
-/// real split, adjacent columns on both sides (stride[0] = 1) in whole items of C (D0 a
-/// multiple of C), points at least C apart, and a layout safe to run in place item by item (an
-/// item's threads read all of its columns before they write them). Load and store hooks it
-/// applies. The planner's tiles are retiled to C at launch.
+/// Whether the tall pass can run `p`: FP16 in and out, 512 <= L <= 4096, no real split,
+/// adjacent columns on both sides (stride[0] = 1) in whole items of C (D0 a multiple of C),
+/// points at least C apart, and a layout safe to run in place item by item (an item's threads
+/// read all of its columns before they write them). Load and store hooks it applies, and the
+/// pass twiddles of 1-D transforms' first passes (twiddle_stride[0] the columns' step) when
+/// there are no hooks. The planner's tiles are retiled to C at launch.
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   if (p.log_length < kMinLogLength || p.log_length > kMaxLogLength) return false;
   std::int64_t const c = std::int64_t{1} << log_columns(p.log_length);
-  return p.in_fp32 == 0 && p.out_fp32 == 0 && p.log_twiddle_n == 0 && p.real_in == 0 &&
+  bool const hooked = p.load_factors != nullptr || p.store_factors != nullptr;
+  return p.in_fp32 == 0 && p.out_fp32 == 0 && (p.log_twiddle_n == 0 || !hooked) && p.real_in == 0 &&
          p.real_out == 0 && p.real_pairs == 0 && p.real_in_columns == 0 && p.real_twin == 0 &&
          p.real_row_pairs == 0 && p.in_stride[0] == 1 && p.out_stride[0] == 1 &&
          p.extent[0] % c == 0 && p.in_elem_stride >= c && p.out_elem_stride >= c &&

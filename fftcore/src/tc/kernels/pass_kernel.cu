@@ -424,7 +424,7 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
   // 2^15 FP16 words an item, in shared memory (tall_pass_layout.hpp says why): the complex
   // column passes of 512..4096 points (runs_tall_pass has the measurements).
   if (runs_tall_pass(pass)) {
-    return launch_tall_pass(pass, src, dst, coarse, inverse, stream);
+    return launch_tall_pass(pass, src, dst, coarse, fine, inverse, stream);
   }
   // The Stockham column variant ahead of the register-chained pass: the untwiddled column
   // passes of 512..2048 points (stockham_pass_layout.hpp: columns_eligible) the tall pass

@@ -100,8 +100,8 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                              cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the Stockham pass: stockham::eligible (FP16, no load
-/// hook, no pass twiddle, 512 <= L <= 16384, contiguous sequences) unless FFTCORE_TC_STOCKHAM_PASS=0
-/// is set.
+/// hook, no pass twiddle, 512 <= L <= 16384, contiguous sequences) unless
+/// FFTCORE_TC_STOCKHAM_PASS=0 is set.
 [[nodiscard]] bool runs_stockham_pass(PassParams const& pass) noexcept;
 /// Whether launch_pass hands `pass` to the Stockham pass's column variant: a pass
 /// stockham::columns_eligible takes (the 2-D column passes of 512..2048 points) where it
@@ -121,14 +121,15 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 
 /// Whether launch_pass hands `pass` to the tall pass: tall_pass::eligible (the untwiddled
 /// FP16 column passes of 512..4096 points over whole items of C = 2^15 / L adjacent columns,
-/// hooks included), except the real row pairs' column FFTs of 512..2048 points
-/// (prefer_stockham_columns), unless FFTCORE_TC_TALL_PASS=0 is set (3: every eligible pass).
+/// hooks included; or pass twiddles, without hooks), except the real row pairs' column FFTs of
+/// 512..2048 points (prefer_stockham_columns) and twiddled 512-point passes, unless
+/// FFTCORE_TC_TALL_PASS=0 is set (3: every eligible pass).
 [[nodiscard]] bool runs_tall_pass(PassParams const& pass) noexcept;
 /// The tall pass (kernels/tall_pass_kernel.cu): C columns x L points (C L = 2^15) per 512-thread
 /// block at a time in FP16 shared memory; cudaErrorInvalidValue for passes it does not take.
 [[nodiscard]] cudaError_t prepare_tall_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
-                                           float2 const* coarse, bool inverse,
+                                           float2 const* coarse, float2 const* fine, bool inverse,
                                            cudaStream_t stream) noexcept;
 
 /// The long pass (kernels/long_pass_kernel.cu): the 32768-point passes long_pass::eligible

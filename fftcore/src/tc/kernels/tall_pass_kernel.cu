@@ -63,9 +63,18 @@ __device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int c,
   dft_pow2<kLogR>(a);
 }
 
-template <int kLogL, bool kInverse, bool kHooked>
+/// W_{2^28}^ex (forward) from the coarse and fine tables.
+__device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 const* fine,
+                                               std::uint32_t ex) {
+  return cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
+}
+
+/// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
+/// tall_pass::eligible: no hooks with them).
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled>
 __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
-    tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+    tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
+                     float2 const* fine) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
@@ -100,9 +109,15 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   // the 16 offsets out of registers.
   std::uint32_t const round_step = in_es * kStep;
   std::uint32_t const m_step = in_es << kLogB;
+  // The twiddle index of column c of an item (mod 2^32 suffices, pass_params.hpp).
+  std::uint32_t tw_at = 0;
   auto const base_of = [&](std::int64_t item, std::uint32_t& in_at, std::uint32_t& out_at,
                            std::uint32_t const*& from, std::uint32_t*& to) {
     BlockOrigin const o = block_origin(p, item);
+    if constexpr (kTwiddled) {
+      tw_at = static_cast<std::uint32_t>(o.twiddle_base) +
+              static_cast<std::uint32_t>(c) * static_cast<std::uint32_t>(p.twiddle_stride[0]);
+    }
     in_at = static_cast<std::uint32_t>(o.in_base) + static_cast<std::uint32_t>(c) +
             static_cast<std::uint32_t>(w0) * in_es;
     out_at = static_cast<std::uint32_t>(o.out_base) + static_cast<std::uint32_t>(c);
@@ -179,6 +194,15 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     // The next item's first rounds, in flight while this one's last stage runs.
     std::uint32_t* const seq = to;
     std::uint32_t const seq_at = out_at;
+    // Output n = w + 256 k3 of the pass's twiddled form times W_N^(tw n) = W_N^(tw w) s3, then
+    // by W_N^(256 tw) from one output to the next (FP32 products, at most 15 deep).
+    float2 tw_step = make_float2(1.f, 0.f);
+    std::uint32_t const seq_tw = tw_at;
+    if constexpr (kTwiddled) {
+      tw_step = pass_twiddle(
+          coarse, fine,
+          pass_twiddle_exponent32(seq_tw, 1u << tp::kLogLastButterflies, p.log_twiddle_n));
+    }
     std::int64_t const next_item = item + gridDim.x;
     if (next_item < p.blocks) {
       base_of(next_item, in_at, out_at, from, to);
@@ -195,9 +219,22 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
         float2 a[kR3];
         butterfly_dft<kLogL, 2, kLogR3>(words, c, w, a);
         std::uint32_t* at = opaque(seq + static_cast<std::uint32_t>(w) * out_es);
+        float2 f = make_float2(s3, 0.f);
+        if constexpr (kTwiddled) {
+          f = cscale(pass_twiddle(coarse, fine,
+                                  pass_twiddle_exponent32(seq_tw, static_cast<std::uint32_t>(w),
+                                                          p.log_twiddle_n)),
+                     s3);
+        }
 #pragma unroll
         for (int k = 0; k < kR3; ++k) {
-          float2 y = cscale(a[bit_reverse<kLogR3>(k)], s3);
+          float2 y;
+          if constexpr (kTwiddled) {
+            y = cmul(a[bit_reverse<kLogR3>(k)], f);
+            if (k + 1 < kR3) f = cmul(f, tw_step);
+          } else {
+            y = cscale(a[bit_reverse<kLogR3>(k)], s3);
+          }
           if (store_hook) {
             // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse,
             // so the factor is conjugated once more there.
@@ -214,22 +251,23 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   }
 }
 
-template <int kLogL, bool kInverse, bool kHooked>
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
-                           cudaStream_t stream) noexcept {
+                           float2 const* fine, cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
-  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked>;
+  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled>;
   constexpr std::size_t smem = kSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
       resident_grid(kernel, tp::threads(kLogL), smem, resident_cache, pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  return launch_chained(kernel, grid, tp::threads(kLogL), smem, stream, pass, src, dst, coarse);
+  return launch_chained(kernel, grid, tp::threads(kLogL), smem, stream, pass, src, dst, coarse,
+                        fine);
 }
 
 template <int kLogL>
 cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
-                          bool inverse, cudaStream_t stream) noexcept {
+                          float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   // Items of C columns: the planner's tiles, retiled; eligible() asks for whole ones.
   PassParams tiled = pass;
   constexpr int kLogC = tp::log_columns(kLogL);
@@ -241,20 +279,26 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
     set_origin_shortcuts(tiled);
   }
   bool const hooked = pass.load_factors != nullptr || pass.store_factors != nullptr;
-  if (hooked) {
-    return inverse ? launch_variant<kLogL, true, true>(tiled, src, dst, coarse, stream)
-                   : launch_variant<kLogL, false, true>(tiled, src, dst, coarse, stream);
+  if (pass.log_twiddle_n != 0) {  // never hooked (eligible)
+    return inverse
+               ? launch_variant<kLogL, true, false, true>(tiled, src, dst, coarse, fine, stream)
+               : launch_variant<kLogL, false, false, true>(tiled, src, dst, coarse, fine, stream);
   }
-  return inverse ? launch_variant<kLogL, true, false>(tiled, src, dst, coarse, stream)
-                 : launch_variant<kLogL, false, false>(tiled, src, dst, coarse, stream);
+  if (hooked) {
+    return inverse ? launch_variant<kLogL, true, true>(tiled, src, dst, coarse, fine, stream)
+                   : launch_variant<kLogL, false, true>(tiled, src, dst, coarse, fine, stream);
+  }
+  return inverse ? launch_variant<kLogL, true, false>(tiled, src, dst, coarse, fine, stream)
+                 : launch_variant<kLogL, false, false>(tiled, src, dst, coarse, fine, stream);
 }
 
 template <int kLogL>
 cudaError_t prepare_length() noexcept {
   cudaError_t e = cudaSuccess;
   for (auto const kernel :
-       {tall_pass_kernel<kLogL, false, false>, tall_pass_kernel<kLogL, true, false>,
-        tall_pass_kernel<kLogL, false, true>, tall_pass_kernel<kLogL, true, true>}) {
+       {tall_pass_kernel<kLogL, false, false, false>, tall_pass_kernel<kLogL, true, false, false>,
+        tall_pass_kernel<kLogL, false, true, false>, tall_pass_kernel<kLogL, true, true, false>,
+        tall_pass_kernel<kLogL, false, false, true>, tall_pass_kernel<kLogL, true, false, true>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(kSmemBytes<kLogL>));
@@ -273,9 +317,10 @@ cudaError_t prepare_tall_pass_kernels() noexcept {
 }
 
 /// FFTCORE_TC_TALL_PASS: 0 sends these passes back to the other kernels, 3 hands it every
-/// pass it can take (A/B; read once). By default it takes every complex column pass of
+/// pass it can take (A/B; read once). By default it takes every complex 2-D column pass of
 /// 512..4096 points, but not the column FFTs of the real row pairs at 512..2048
-/// (prefer_stockham_columns), where the Stockham column variant measured faster. H100, ms per
+/// (prefer_stockham_columns), where the Stockham column variant measured faster, and the
+/// twiddled column passes of 1-D plans from 1024 points (below). H100, ms per
 /// 2^28 elements, three runs each in one call (fftcore/NOTES.md, session 22): 4096x4096 1.93
 /// against 2.95-3.06 on the register-chained pass; 2048x2048 1.82-1.83 against 1.90-1.94 and
 /// 1024x1024 1.77 against 1.78-1.79 on the Stockham column variant; 512x256 1.67-1.68 against
@@ -293,23 +338,29 @@ int tall_pass_mode() noexcept {
 
 bool runs_tall_pass(PassParams const& pass) noexcept {
   int const mode = tall_pass_mode();
-  bool const preferred = mode == 3 || pass.prefer_stockham_columns == 0 ||
-                         pass.log_length > stockham::kMaxLogLengthColumns;
+  // Twiddled (1-D plans' column passes): from 1024 points; at 512 the register-chained pass
+  // measured faster (2^19 2.10 against 2.21 ms, 2^25 2.91 against 2.97, 2^26 2.98 against
+  // 3.12; from 1024: 2^20 2.09-2.10 against 2.20, 2^27 3.00 against 3.09).
+  bool const twiddle_ok = pass.log_twiddle_n == 0 || pass.log_length >= 10;
+  bool const preferred =
+      mode == 3 || (twiddle_ok && (pass.prefer_stockham_columns == 0 ||
+                                   pass.log_length > stockham::kMaxLogLengthColumns));
   return mode != 0 && preferred && tall_pass::eligible(pass);
 }
 
 cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
-                             float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+                             float2 const* coarse, float2 const* fine, bool inverse,
+                             cudaStream_t stream) noexcept {
   if (!tall_pass::eligible(pass)) return cudaErrorInvalidValue;
   switch (pass.log_length) {
     case 9:
-      return launch_length<9>(pass, src, dst, coarse, inverse, stream);
+      return launch_length<9>(pass, src, dst, coarse, fine, inverse, stream);
     case 10:
-      return launch_length<10>(pass, src, dst, coarse, inverse, stream);
+      return launch_length<10>(pass, src, dst, coarse, fine, inverse, stream);
     case 11:
-      return launch_length<11>(pass, src, dst, coarse, inverse, stream);
+      return launch_length<11>(pass, src, dst, coarse, fine, inverse, stream);
     case 12:
-      return launch_length<12>(pass, src, dst, coarse, inverse, stream);
+      return launch_length<12>(pass, src, dst, coarse, fine, inverse, stream);
     default:
       return cudaErrorInvalidValue;
   }
