@@ -12,7 +12,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <new>
 #include <utility>
 #include <vector>
@@ -145,8 +144,7 @@ Status make_tensor_core_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>&
     // measurements of the planner's split in one build (unset: the planner decides).
     options.split = tc::split_override(std::getenv("FFTCORE_TC_SPLIT"));
     // 2^21..2^23 in two passes on the tall pass, unless it is switched off.
-    char const* tall = std::getenv("FFTCORE_TC_TALL_PASS");
-    options.tall_two_pass = tall == nullptr || std::strcmp(tall, "0") != 0;
+    options.tall_two_pass = tc::env_switch_on("FFTCORE_TC_TALL_PASS");
     // FFTCORE_TC_COLUMNS="c,e": strided passes over 2^c adjacent columns while tiles stay
     // within 2^e elements (PlanOptions), parsed like the split; unset: the defaults.
     std::vector<int> const columns = tc::split_override(std::getenv("FFTCORE_TC_COLUMNS"));

@@ -23,6 +23,15 @@ inline bool env_switch_on(char const* name) noexcept {
   return v == nullptr || std::strcmp(v, "0") != 0;
 }
 
+/// The three-way A/B switches (FFTCORE_TC_STOCKHAM_COLUMNS, _TALL_PASS): 0 when the variable is
+/// "0" (the kernel off), 3 when it is "3" (every pass it can take), else 1 (the default, also
+/// when unset or any other value). Callers cache it like env_switch_on's.
+inline int env_mode(char const* name) noexcept {
+  char const* v = std::getenv(name);
+  if (v == nullptr) return 1;
+  return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
+}
+
 /// The grid of a kernel whose blocks walk its tiles grid-stride: as many blocks as stay resident
 /// on the current device (the blocks per SM taken from the occupancy calculator once and kept
 /// in `cache`, one per instantiation and block shape), at most `tiles`. Host code only.

@@ -766,11 +766,7 @@ cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
 /// real row pairs (prefer_stockham_columns) at 512..2048; the complex 2-D column passes of 512
 /// points stay on the register-chained pass (512 x 256 1.70 against 1.92-1.99 ms).
 int stockham_columns_mode() noexcept {
-  static int const mode = [] {
-    char const* v = std::getenv("FFTCORE_TC_STOCKHAM_COLUMNS");
-    if (v == nullptr) return 1;
-    return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
-  }();
+  static int const mode = env_mode("FFTCORE_TC_STOCKHAM_COLUMNS");
   return mode;
 }
 

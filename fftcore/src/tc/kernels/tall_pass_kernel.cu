@@ -8,8 +8,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
@@ -328,11 +326,7 @@ cudaError_t prepare_tall_pass_kernels() noexcept {
 /// words; of 2^14 then, tall_pass::log_item: 1.64-1.65 and 1.69-1.70); R2C 512x512 /
 /// 1024x1024 0.92 / 0.93 against 0.84 / 0.85-0.87 on the Stockham column variant.
 int tall_pass_mode() noexcept {
-  static int const mode = [] {
-    char const* v = std::getenv("FFTCORE_TC_TALL_PASS");
-    if (v == nullptr) return 1;
-    return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
-  }();
+  static int const mode = env_mode("FFTCORE_TC_TALL_PASS");
   return mode;
 }
 
