@@ -314,8 +314,8 @@ TEST_F(TcLongPass, SequencesAgainstCufftHalf) {
 }
 
 TEST_F(TcTallPass, ColumnsOf2dShapesAgainstCufftHalf) {
-  // 512..4096 rows (C = 64..8 columns an item): one item per image in batches, a few items per
-  // image (fewer items than SMs), and many (blocks walk several, grid-stride), with each
+  // 512..4096 rows (C = 32, 32, 16, 8 columns an item): one item per image in batches, a few items
+  // per image (fewer items than SMs), and many (blocks walk several, grid-stride), with each
   // scaling split over the stages (the complex column passes it takes by default; the ctest
   // entry TcTallPass.ColumnsOf2dShapesEveryEligibleLength runs this with FFTCORE_TC_TALL_PASS=3).
   run_cases({{4096, 8, 3, nullptr},

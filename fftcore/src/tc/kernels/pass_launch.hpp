@@ -128,14 +128,15 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                                float2 const* coarse, bool inverse,
                                                cudaStream_t stream) noexcept;
 
-/// Whether launch_pass hands `pass` to the tall pass: tall_pass::eligible (the untwiddled
-/// FP16 column passes of 512..4096 points over whole items of C = 2^15 / L adjacent columns,
-/// hooks included; or pass twiddles, without hooks), except the real row pairs' column FFTs of
+/// Whether launch_pass hands `pass` to the tall pass: tall_pass::eligible (FP16 column passes
+/// of 512..4096 points over whole items of C adjacent columns, with hooks; or with pass
+/// twiddles, without hooks), except the real row pairs' column FFTs of
 /// 512..2048 points (prefer_stockham_columns) and twiddled 512-point passes, unless
 /// FFTCORE_TC_TALL_PASS=0 is set (3: every eligible pass).
 [[nodiscard]] bool runs_tall_pass(PassParams const& pass) noexcept;
-/// The tall pass (kernels/tall_pass_kernel.cu): C columns x L points (C L = 2^15) per 512-thread
-/// block at a time in FP16 shared memory; cudaErrorInvalidValue for passes it does not take.
+/// The tall pass (kernels/tall_pass_kernel.cu): C columns x L points per block at a time in FP16
+/// shared memory (C L = 2^14 on 256 threads at 512 rows, 2^15 on 512 threads from 1024);
+/// cudaErrorInvalidValue for passes it does not take.
 [[nodiscard]] cudaError_t prepare_tall_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
                                            float2 const* coarse, float2 const* fine, bool inverse,
