@@ -343,6 +343,16 @@ Status check_descriptor(PlanDesc const& desc) noexcept {
   return Status::kSuccess;
 }
 
+PassParams retiled(PassParams const& p, int log_tile) noexcept {
+  PassParams t = p;
+  std::int64_t const rest = p.blocks / p.tiles0;  // the digits above d0
+  t.log_tile = log_tile;
+  t.tiles0 = (p.extent[0] + (std::int64_t{1} << log_tile) - 1) >> log_tile;
+  t.blocks = t.tiles0 * rest;
+  set_origin_shortcuts(t);
+  return t;
+}
+
 void set_origin_shortcuts(PassParams& p) noexcept {
   int const l0 = log2_exact(p.tiles0);
   int const l1 = log2_exact(p.extent[1]);

@@ -83,6 +83,12 @@ struct PlanOptions {
 /// digits and strides; build_layout and build_axis_layout call it for every pass.
 void set_origin_shortcuts(PassParams& p) noexcept;
 
+/// `p` with the sequences along d0 regrouped in tiles of 2^log_tile (the same sequences, in a
+/// kernel's own item width: the column kernels retile the planner's tiles at launch), with
+/// tiles0, blocks and the block_origin shortcuts to match; a partial last tile where
+/// 2^log_tile does not divide D0.
+[[nodiscard]] PassParams retiled(PassParams const& p, int log_tile) noexcept;
+
 /// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
 /// adjacent independent columns (1 for a contiguous axis) is split into (PlanOptions::fp32_ends
 /// for `fp32_ends`), for `total` elements in all (0: unknown, treated as small), with

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The tall pass (kernels/tall_pass_kernel.cu): the untwiddled column passes of L = 512..4096
-// points (2-D transforms with that many rows), C adjacent columns per block at a time (C L =
-// 2^14 words at 512 rows, 2^15 from 1024: C = 32, 32, 16, 8; log_item), kept in shared memory as
-// FP16 words between three stages computed in FP32 registers. Its index maps and which passes it
-// takes, shared by the kernel and the CPU tests.
+// The tall pass (kernels/tall_pass_kernel.cu): the column passes of L = 512..4096
+// points (2-D transforms with that many rows; with pass twiddles, 1-D plans'), C adjacent columns
+// per block at a time (C L = 2^14 words at 512 rows, 2^15 from 1024: C = 32, 32, 16, 8; log_item),
+// kept in shared memory as FP16 words between three stages computed in FP32 registers. Its index
+// maps and which passes it takes, shared by the kernel and the CPU tests.
 //
 // Why a kernel of its own: a column pass reads each row of its tile as one run of C adjacent
 // columns, C x 4 bytes. The register-chained pass that ran the 4096-point ones

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "tc/pass_params.hpp"
+
 namespace fftcore::detail::tc {
 
 __device__ __forceinline__ float2 cmul(float2 a, float2 b) {
@@ -28,6 +30,15 @@ __device__ __forceinline__ float2 coarse_twiddle(float2 const* coarse, int index
 __device__ __forceinline__ float2 w_2pow15(float2 const* coarse, int n) {
   float2 const w = __ldg(coarse + (n >> 1));
   return (n & 1) != 0 ? cmul(w, make_float2(1.0f, -1.917475973e-04f)) : w;
+}
+
+/// W_{2^28}^ex (pass twiddles) from the coarse and fine tables, conjugated for the inverse.
+__device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 const* fine,
+                                               std::uint32_t ex, bool inverse) {
+  float2 wv =
+      cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
+  if (inverse) wv.y = -wv.y;
+  return wv;
 }
 
 /// Factor `index` of an ExecuteHooks array, conjugated on request.

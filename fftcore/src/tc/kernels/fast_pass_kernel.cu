@@ -115,15 +115,6 @@ __device__ __forceinline__ void copy_async_wait_all() {
   asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 }
 
-/// W_{2^28}^ex from the two tables.
-__device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 const* fine,
-                                               std::uint32_t ex, bool inverse) {
-  float2 wv =
-      cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
-  if (inverse) wv.y = -wv.y;
-  return wv;
-}
-
 /// kLogT >= 0: the tile size T = 2^kLogT is a compile-time constant (the planner's usual
 /// T L = 2^13), so every tile index and swizzle of the load and store loops folds into
 /// constants; kLogT = -1 takes it from the pass (any T).

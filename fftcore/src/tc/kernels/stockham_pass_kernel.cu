@@ -738,15 +738,8 @@ cudaError_t launch_columns(PassParams const& pass, void const* src, void* dst,
   if (!stockham::columns_eligible(pass)) return cudaErrorInvalidValue;
   // Tiles of at least C columns (the planner's hold 8): the same columns, retiled, so that an
   // item is a round of one tile. Its partial last tile leaves the slots past the columns idle.
-  PassParams tiled = pass;
   int const log_c = stockham::log_columns(kLogL);
-  if (tiled.log_tile < log_c) {
-    std::int64_t const rest = pass.blocks / pass.tiles0;  // the digits above the columns
-    tiled.log_tile = log_c;
-    tiled.tiles0 = (tiled.extent[0] + (std::int64_t{1} << log_c) - 1) >> log_c;
-    tiled.blocks = tiled.tiles0 * rest;
-    set_origin_shortcuts(tiled);
-  }
+  PassParams const tiled = pass.log_tile < log_c ? retiled(pass, log_c) : pass;
   dim3 const block(1u << stockham::kLogColumnThreads);
   std::size_t const smem = smem_bytes<kLogL>(stockham::kLogColumnThreads);
   auto const kernel = inverse ? stockham_pass_kernel<kLogL, true, false, kColumns>

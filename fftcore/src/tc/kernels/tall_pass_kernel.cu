@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The tall pass: untwiddled FP16 column passes of 512..4096 points (tall_pass::eligible), C
+// The tall pass: FP16 column passes of 512..4096 points (tall_pass::eligible), C
 // adjacent columns per block at a time (C L = 2^14 words on 256 threads at 512 rows, 2^15 on
 // 512 threads from 1024), kept in shared memory as FP16 words between three in-place stages
 // (radix 16, 16, L / 256) computed in FP32 registers (tall_pass_layout.hpp has the maps and the
-// reason), with the load and store hooks.
+// reason), with the load and store hooks, or with the pass twiddles of 1-D plans.
 #include <cuda_fp16.h>
 
 #include <atomic>
@@ -61,12 +61,6 @@ __device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int c,
   dft_pow2<kLogR>(a);
 }
 
-/// W_{2^28}^ex (forward) from the coarse and fine tables.
-__device__ __forceinline__ float2 pass_twiddle(float2 const* coarse, float2 const* fine,
-                                               std::uint32_t ex) {
-  return cmul(__ldg(coarse + (ex >> kLogCoarse)), __ldg(fine + (ex & ((1u << kLogCoarse) - 1u))));
-}
-
 /// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
 /// tall_pass::eligible: no hooks with them).
 template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled>
@@ -76,7 +70,6 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
-  constexpr int kLogC = tp::log_columns(kLogL);
   constexpr int kLogB = tp::log_column_butterflies(kLogL);  // L / 16 butterflies a column
   constexpr int kLogR3 = tp::log_last_radix(kLogL);
   constexpr int kR3 = 1 << kLogR3;
@@ -199,7 +192,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     if constexpr (kTwiddled) {
       tw_step = pass_twiddle(
           coarse, fine,
-          pass_twiddle_exponent32(seq_tw, 1u << tp::kLogLastButterflies, p.log_twiddle_n));
+          pass_twiddle_exponent32(seq_tw, 1u << tp::kLogLastButterflies, p.log_twiddle_n), false);
     }
     std::int64_t const next_item = item + gridDim.x;
     if (next_item < p.blocks) {
@@ -221,7 +214,8 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
         if constexpr (kTwiddled) {
           f = cscale(pass_twiddle(coarse, fine,
                                   pass_twiddle_exponent32(seq_tw, static_cast<std::uint32_t>(w),
-                                                          p.log_twiddle_n)),
+                                                          p.log_twiddle_n),
+                                  false),
                      s3);
         }
 #pragma unroll
@@ -267,15 +261,8 @@ template <int kLogL>
 cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                           float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   // Items of C columns: the planner's tiles, retiled; eligible() asks for whole ones.
-  PassParams tiled = pass;
   constexpr int kLogC = tp::log_columns(kLogL);
-  if (tiled.log_tile != kLogC) {
-    std::int64_t const rest = pass.blocks / pass.tiles0;  // the digits above the columns
-    tiled.log_tile = kLogC;
-    tiled.tiles0 = tiled.extent[0] >> kLogC;
-    tiled.blocks = tiled.tiles0 * rest;
-    set_origin_shortcuts(tiled);
-  }
+  PassParams const tiled = pass.log_tile != kLogC ? retiled(pass, kLogC) : pass;
   bool const hooked = pass.load_factors != nullptr || pass.store_factors != nullptr;
   if (pass.log_twiddle_n != 0) {  // never hooked (eligible)
     return inverse
