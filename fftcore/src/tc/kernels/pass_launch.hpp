@@ -32,6 +32,13 @@ inline int env_mode(char const* name) noexcept {
   return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
 }
 
+/// The opt-in switches (FFTCORE_TC_TALL_MMA): on only when the variable is "1". Cached like
+/// env_switch_on's.
+inline bool env_opt_in(char const* name) noexcept {
+  char const* v = std::getenv(name);
+  return v != nullptr && std::strcmp(v, "1") == 0;
+}
+
 /// The grid of a kernel whose blocks walk its tiles grid-stride: as many blocks as stay resident
 /// on the current device (the blocks per SM taken from the occupancy calculator once and kept
 /// in `cache`, one per instantiation and block shape), at most `tiles`. Host code only.
@@ -141,6 +148,13 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 [[nodiscard]] cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
                                            float2 const* coarse, float2 const* fine, bool inverse,
                                            cudaStream_t stream) noexcept;
+/// Its Tensor Core stages (kernels/tall_mma_kernel.cu) for a pass retiled to the tall pass's
+/// items: whether they take it (no hooks, unless FFTCORE_TC_TALL_MMA=0), and the launch.
+[[nodiscard]] cudaError_t prepare_tall_mma_kernels() noexcept;
+[[nodiscard]] bool runs_tall_mma(PassParams const& tiled) noexcept;
+[[nodiscard]] cudaError_t launch_tall_mma(PassParams const& tiled, void const* src, void* dst,
+                                          float2 const* coarse, float2 const* fine, bool inverse,
+                                          cudaStream_t stream) noexcept;
 
 /// The long pass (kernels/long_pass_kernel.cu): the 32768-point passes long_pass::eligible
 /// accepts (cudaErrorInvalidValue for the others), one sequence per 512-thread block in FP16

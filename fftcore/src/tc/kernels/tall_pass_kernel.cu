@@ -13,6 +13,7 @@
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
+#include "tc/kernels/tall_pass_stages.cuh"
 #include "tc/plan_logic.hpp"
 #include "tc/stockham_pass_layout.hpp"
 #include "tc/tall_pass_layout.hpp"
@@ -22,12 +23,6 @@ namespace {
 
 namespace tp = tall_pass;
 
-/// The item's shared memory: the words, then stage 2's table W_(L/16)^(b0 k2) (L / 16 float2).
-template <int kLogL>
-constexpr std::size_t kSmemBytes = static_cast<std::size_t>(tp::slots(kLogL)) *
-                                       sizeof(std::uint32_t) +
-                                   (std::size_t{1} << tp::log_column_butterflies(kLogL)) *
-                                       sizeof(float2);
 /// Rounds of stage-1 inputs a thread keeps loaded ahead (registers: 16 words each): two, one
 /// with hooks (whose factor loads took two rounds ahead to 128 registers and ~150 bytes of
 /// spills at 4096 points). Staging the other two rounds in shared memory by cp.async instead
@@ -35,31 +30,6 @@ constexpr std::size_t kSmemBytes = static_cast<std::size_t>(tp::slots(kLogL)) *
 /// against 1.93-1.94 ms (H100, same call; NOTES.md session 22).
 template <bool kHooked>
 constexpr int tall_ahead = kHooked ? 1 : 2;
-
-/// Stage 2's table W_(L/16)^(b0 k2) s3, entry k2 R3 + b0.
-template <int kLogL>
-__device__ __forceinline__ void fill_table(float2* table, float2 const* coarse, float s3, int j) {
-  constexpr int kLogR3 = tp::log_last_radix(kLogL);
-  constexpr int kEntries = 1 << tp::log_column_butterflies(kLogL);
-  for (int e = j; e < kEntries; e += tp::threads(kLogL)) {
-    int const k2 = e >> kLogR3, b0 = e & ((1 << kLogR3) - 1);
-    int const exponent = (b0 * k2) & (kEntries - 1);
-    table[e] =
-        cscale(__ldg(coarse + (exponent << (kLogCoarse - tp::log_column_butterflies(kLogL)))), s3);
-  }
-}
-
-/// Butterfly w of column c of stage kStage: its 2^kLogR inputs from the words, then their DFT,
-/// a[bit_reverse(k)] = DFT[k].
-template <int kLogL, int kStage, int kLogR>
-__device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int c, int w,
-                                              float2 (&a)[1 << kLogR]) {
-#pragma unroll
-  for (int m = 0; m < (1 << kLogR); ++m) {
-    a[m] = unpack_word(words[tp::slot(c, tp::position(kStage, w, m, kLogL), kLogL)]);
-  }
-  dft_pow2<kLogR>(a);
-}
 
 /// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
 /// tall_pass::eligible: no hooks with them).
@@ -73,29 +43,25 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   constexpr int kLogB = tp::log_column_butterflies(kLogL);  // L / 16 butterflies a column
   constexpr int kLogR3 = tp::log_last_radix(kLogL);
   constexpr int kR3 = 1 << kLogR3;
-  constexpr int kLogG = tp::log_last_group(kLogL);
   constexpr int kStep = 1 << tp::log_round_step(kLogL);  // w from one round to the next
   constexpr int kAhead = tall_ahead<kHooked>;
   static_assert(tp::kRounds % kAhead == 0, "stage 1's rounds in whole prefetch groups");
   extern __shared__ std::uint32_t words[];  // the item, FP16 words at slot(c, position)
-  auto* const table = reinterpret_cast<float2*>(words + tp::slots(kLogL));
+  float2* const table = tp::stage2_table<kLogL>(words);
   int const j = static_cast<int>(threadIdx.x);
   // The pass's scale in three equal factors, one per stage (stage 2's in its table), so that
   // the FP16 words between the stages grow no more than the scaled transform's outputs do.
   float const s3 = cbrtf(p.scale);
-  fill_table<kLogL>(table, coarse, s3, j);
+  tp::fill_table<kLogL>(table, coarse, s3, j);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
-  bool const flip_factor = (p.conjugate_store != 0) != kInverse;
   bool const load_hook = kHooked && p.load_factors != nullptr;
-  bool const store_hook = kHooked && p.store_factors != nullptr;
 
   // Thread j keeps column c = j mod C through every round and stage; its butterflies are
   // w = j / C + kStep v. Element n of column c of an item lies at its base + c + n * stride.
   int const c = tp::column_of(j, kLogL);
   int const w0 = tp::column_butterfly(j, kLogL);
   auto const in_es = static_cast<std::uint32_t>(p.in_elem_stride);
-  auto const out_es = static_cast<std::uint32_t>(p.out_elem_stride);
   // Stage 1 of round u reads rows w0 + kStep u + (L / 16) m: a running pointer per round keeps
   // the 16 offsets out of registers.
   std::uint32_t const round_step = in_es * kStep;
@@ -174,7 +140,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     for (int u = 0; u < tp::kRounds; ++u) {
       int const w = w0 + u * kStep;
       float2 a[kR];
-      butterfly_dft<kLogL, 1, kLogR>(words, c, w, a);
+      tp::butterfly_dft<kLogL, 1, kLogR, false>(words, c, w, a);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
         words[tp::slot(c, tp::position(1, w, k, kLogL), kLogL)] =
@@ -183,62 +149,15 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     }
     __syncthreads();
     // The next item's first rounds, in flight while this one's last stage runs.
-    std::uint32_t* const seq = to;
-    std::uint32_t const seq_at = out_at;
-    // Output n = w + 256 k3 of the pass's twiddled form times W_N^(tw n) = W_N^(tw w) s3, then
-    // by W_N^(256 tw) from one output to the next (FP32 products, at most 15 deep).
-    float2 tw_step = make_float2(1.f, 0.f);
-    std::uint32_t const seq_tw = tw_at;
-    if constexpr (kTwiddled) {
-      tw_step = pass_twiddle(
-          coarse, fine,
-          pass_twiddle_exponent32(seq_tw, 1u << tp::kLogLastButterflies, p.log_twiddle_n), false);
-    }
+    tp::LastStageTarget const current{to, out_at, tw_at};
     std::int64_t const next_item = item + gridDim.x;
     if (next_item < p.blocks) {
       base_of(next_item, in_at, out_at, from, to);
 #pragma unroll
       for (int u = 0; u < kAhead; ++u) load_round(from, u, raw[u]);
     }
-    // Stage 3: butterfly w = k1 + 16 k2 (G of them a round) reads position m + R3 k2 +
-    // (L / 16) k1 and writes X[w + 256 k3] = s3 DFT[k3] to global memory.
-#pragma unroll 1
-    for (int u = 0; u < tp::kRounds; ++u) {
-#pragma unroll
-      for (int g = 0; g < (1 << kLogG); ++g) {
-        int const w = w0 + ((u << kLogG) + g) * kStep;
-        float2 a[kR3];
-        butterfly_dft<kLogL, 2, kLogR3>(words, c, w, a);
-        std::uint32_t* at = opaque(seq + static_cast<std::uint32_t>(w) * out_es);
-        float2 f = make_float2(s3, 0.f);
-        if constexpr (kTwiddled) {
-          f = cscale(pass_twiddle(coarse, fine,
-                                  pass_twiddle_exponent32(seq_tw, static_cast<std::uint32_t>(w),
-                                                          p.log_twiddle_n),
-                                  false),
-                     s3);
-        }
-#pragma unroll
-        for (int k = 0; k < kR3; ++k) {
-          float2 y;
-          if constexpr (kTwiddled) {
-            y = cmul(a[bit_reverse<kLogR3>(k)], f);
-            if (k + 1 < kR3) f = cmul(f, tw_step);
-          } else {
-            y = cscale(a[bit_reverse<kLogR3>(k)], s3);
-          }
-          if (store_hook) {
-            // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse,
-            // so the factor is conjugated once more there.
-            auto const n = static_cast<std::uint32_t>(tp::output_index(w, k));
-            y = cmul(y, hook_factor(p.store_factors, (seq_at + n * out_es) & p.factor_mask,
-                                    flip_factor));
-          }
-          *at = pack_word(y) ^ conj;
-          at = opaque(at + (out_es << tp::kLogLastButterflies));
-        }
-      }
-    }
+    tp::last_stage<kLogL, kInverse, kHooked, kTwiddled, false>(p, words, c, w0, current, s3,
+                                                               coarse, fine);
     __syncthreads();  // this stage's reads before the next item's stage-1 writes
   }
 }
@@ -248,7 +167,7 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, f
                            float2 const* fine, cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
   auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled>;
-  constexpr std::size_t smem = kSmemBytes<kLogL>;
+  constexpr std::size_t smem = tp::kSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
       resident_grid(kernel, tp::threads(kLogL), smem, resident_cache, pass.blocks, grid);
@@ -263,6 +182,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   // Items of C columns: the planner's tiles, retiled; eligible() asks for whole ones.
   constexpr int kLogC = tp::log_columns(kLogL);
   PassParams const tiled = pass.log_tile != kLogC ? retiled(pass, kLogC) : pass;
+  if (runs_tall_mma(tiled)) return launch_tall_mma(tiled, src, dst, coarse, fine, inverse, stream);
   bool const hooked = pass.load_factors != nullptr || pass.store_factors != nullptr;
   if (pass.log_twiddle_n != 0) {  // never hooked (eligible)
     return inverse
@@ -286,7 +206,7 @@ cudaError_t prepare_length() noexcept {
         tall_pass_kernel<kLogL, false, false, true>, tall_pass_kernel<kLogL, true, false, true>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               static_cast<int>(kSmemBytes<kLogL>));
+                               static_cast<int>(tp::kSmemBytes<kLogL>));
     }
   }
   return e;
@@ -298,7 +218,8 @@ cudaError_t prepare_tall_pass_kernels() noexcept {
   cudaError_t e = prepare_length<9>();
   if (e == cudaSuccess) e = prepare_length<10>();
   if (e == cudaSuccess) e = prepare_length<11>();
-  return e == cudaSuccess ? prepare_length<12>() : e;
+  if (e == cudaSuccess) e = prepare_length<12>();
+  return e == cudaSuccess ? prepare_tall_mma_kernels() : e;
 }
 
 /// FFTCORE_TC_TALL_PASS: 0 sends these passes back to the other kernels, 3 hands it every

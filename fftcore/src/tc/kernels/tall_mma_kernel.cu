@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+// The tall pass with Tensor Core stages: the same passes, items and stage 3 as
+// tall_pass_kernel.cu, but its two radix-16 stages as FP16 matrix products (mma.sync m16n8k16,
+// tall_mma_layout.hpp has the formulation and the swizzled words), the tcFFT design. Without
+// hooks (a load hook's factors would have to be rounded to FP16 before the product; the hooked
+// passes keep the FP32 stages). Off unless FFTCORE_TC_TALL_MMA=1 (runs_tall_mma has the
+// measurements).
+#include <cuda_fp16.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "tc/kernels/chained_launch.cuh"
+#include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/half_words.cuh"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/kernels/tall_pass_stages.cuh"
+#include "tc/mma.cuh"
+#include "tc/plan_logic.hpp"
+#include "tc/tall_mma_layout.hpp"
+
+namespace fftcore::detail::tc {
+namespace {
+
+namespace tp = tall_pass;
+namespace tm = tall_pass::mma;
+
+/// Stage-1 tiles a lane keeps loaded ahead (4 words each).
+constexpr int kAheadTiles = 4;
+static_assert(tall_pass::mma::kTilesPerWarp % kAheadTiles == 0 &&
+                  kAheadTiles % (1 << tall_pass::mma::log_column_groups(9)) == 0,
+              "stage 1 in whole prefetch groups of whole butterflies");
+
+/// The lane's A fragments of F (tall_mma_layout.hpp), [m-tile][k-step][register], FP16 hi and
+/// lo parts.
+struct DftFragments {
+  std::uint32_t hi[2][2][4];
+  std::uint32_t lo[2][2][4];
+};
+
+/// The fragments staged in shared memory after the item's words and table, [part][lane] with
+/// part = 4 lo + 2 mt + s (lo parts first): computed once per block by warp 0, read back by
+/// every warp for each item's stages 1 and 2 (8 LDS.128), so that their 32 registers are not
+/// live across stage 3 (kept in registers, they spilled 60-140 bytes per thread).
+struct SharedFragments {
+  uint4 part[8][32];
+};
+
+template <int kLogL>
+constexpr std::size_t kMmaSmemBytes = tp::kSmemBytes<kLogL> + sizeof(SharedFragments);
+
+template <int kLogL>
+__device__ __forceinline__ SharedFragments* shared_fragments(std::uint32_t* words) {
+  return reinterpret_cast<SharedFragments*>(reinterpret_cast<char*>(words) +
+                                            tp::kSmemBytes<kLogL>);
+}
+
+__device__ __forceinline__ DftFragments dft_fragments(float2 const* coarse, int g, int t) {
+  DftFragments f;
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt) {
+#pragma unroll
+    for (int s = 0; s < 2; ++s) {
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        HalfSplit v[2];
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          tm::Coefficient const q = tm::coefficient(g, t, mt, s, r, half);
+          // W_16^e = W_(2^14)^(e 2^10), forward.
+          float2 const w = __ldg(coarse + (q.exponent << (kLogCoarse - tp::kLogRadix)));
+          float const x = q.imaginary ? w.y : w.x;
+          v[half] = split_half(q.negated ? -x : x);
+        }
+        f.hi[mt][s][r] = pack_halves(v[0].hi, v[1].hi);
+        f.lo[mt][s][r] = pack_halves(v[0].lo, v[1].lo);
+      }
+    }
+  }
+  return f;
+}
+
+__device__ __forceinline__ void store_fragments(SharedFragments& s, DftFragments const& f,
+                                                int lane) {
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt) {
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      auto const& lo = f.lo[mt][k];
+      auto const& hi = f.hi[mt][k];
+      s.part[2 * mt + k][lane] = make_uint4(lo[0], lo[1], lo[2], lo[3]);
+      s.part[4 + 2 * mt + k][lane] = make_uint4(hi[0], hi[1], hi[2], hi[3]);
+    }
+  }
+}
+
+__device__ __forceinline__ DftFragments read_fragments(SharedFragments const& s, int lane) {
+  DftFragments f;
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt) {
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      uint4 const lo = s.part[2 * mt + k][lane];
+      uint4 const hi = s.part[4 + 2 * mt + k][lane];
+      f.lo[mt][k][0] = lo.x;
+      f.lo[mt][k][1] = lo.y;
+      f.lo[mt][k][2] = lo.z;
+      f.lo[mt][k][3] = lo.w;
+      f.hi[mt][k][0] = hi.x;
+      f.hi[mt][k][1] = hi.y;
+      f.hi[mt][k][2] = hi.z;
+      f.hi[mt][k][3] = hi.w;
+    }
+  }
+  return f;
+}
+
+/// The tile's product: d[mt] holds outputs g + 8 mt of columns 2 t, 2 t + 1 (d[mt][e] real,
+/// d[mt][2 + e] imaginary part of column 2 t + e) from the lane's words x[s][r] (input
+/// input_of(t, r, s) of column g). The lo products first, as block_merges.cuh adds them.
+__device__ __forceinline__ void tile_product(DftFragments const& f,
+                                             std::uint32_t const (&x)[2][2], float (&d)[2][4]) {
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt) {
+    mma_16x8x16_first(d[mt], f.lo[mt][0], x[0][0], x[0][1]);
+    mma_16x8x16(d[mt], f.lo[mt][1], x[1][0], x[1][1]);
+    mma_16x8x16(d[mt], f.hi[mt][0], x[0][0], x[0][1]);
+    mma_16x8x16(d[mt], f.hi[mt][1], x[1][0], x[1][1]);
+  }
+}
+
+/// Output g + 8 mt of the lane's two columns times `tw`, as two adjacent FP16 words (one 8-byte
+/// store; mma_slot keeps column pairs 2 t, 2 t + 1 adjacent and 8-byte aligned).
+__device__ __forceinline__ void store_outputs(std::uint32_t* words, int slot,
+                                              float const (&d)[4], float2 tw) {
+  *reinterpret_cast<uint2*>(words + slot) =
+      make_uint2(pack_word(cmul(make_float2(d[0], d[2]), tw)),
+                 pack_word(cmul(make_float2(d[1], d[3]), tw)));
+}
+
+template <int kLogL, bool kInverse, bool kTwiddled>
+__global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
+    tall_mma_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
+                    float2 const* fine) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
+  constexpr int kL = 1 << kLogL;
+  constexpr int kLogB = tp::log_column_butterflies(kLogL);  // L / 16 butterflies a column
+  constexpr int kLogR3 = tp::log_last_radix(kLogL);
+  constexpr int kGroupMask = (1 << tm::log_column_groups(kLogL)) - 1;
+  constexpr int kTiles = tm::kTilesPerWarp;
+  extern __shared__ std::uint32_t words[];  // the item, FP16 words at mma_slot(c, position)
+  float2 const* const table = tp::stage2_table<kLogL>(words);
+  int const j = static_cast<int>(threadIdx.x);
+  int const warp = j >> 5;
+  int const g = (j >> 2) & 7;  // mma group: column of a B fragment, output of an accumulator
+  int const t = j & 3;         // thread in group: inputs of a B fragment, columns of the outputs
+  // The pass's scale in three equal factors, one per stage, as the FP32 kernel splits it.
+  float const s3 = cbrtf(p.scale);
+  tp::fill_table<kLogL>(tp::stage2_table<kLogL>(words), coarse, s3, j);
+  SharedFragments* const fragments = shared_fragments<kLogL>(words);
+  if (warp == 0) store_fragments(*fragments, dft_fragments(coarse, g, t), j);
+  __syncthreads();
+  // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
+  constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
+  // Stage 3's deal (tall_pass_stages.cuh): column c, butterflies w0 + round_step v.
+  int const c = tp::column_of(j, kLogL);
+  int const w0 = tp::column_butterfly(j, kLogL);
+  auto const in_es = static_cast<std::uint32_t>(p.in_elem_stride);
+  // The warp's tiles i share their butterfly C / 8 at a time: w = w_warp + i / (C / 8), and
+  // start at column 8 (i mod C / 8) (16 warp is a multiple of C / 8).
+  int const w_warp = tm::tile_butterfly(warp, 0, kLogL);
+  // Stage 1: the lane reads rows b + (L / 16) input_of(t, r, s) of column c0 + g; inputs
+  // t + 4, t + 8, t + 12 are one, two and three quarters further.
+  std::uint32_t const quarter = in_es << (kLogB + 2);
+  auto const base_of = [&](std::int64_t item, std::uint32_t const*& from,
+                           tp::LastStageTarget& o) {
+    BlockOrigin const origin = block_origin(p, item);
+    if constexpr (kTwiddled) {
+      o.seq_tw = static_cast<std::uint32_t>(origin.twiddle_base) +
+                 static_cast<std::uint32_t>(c) * static_cast<std::uint32_t>(p.twiddle_stride[0]);
+    }
+    o.seq_at = static_cast<std::uint32_t>(origin.out_base) + static_cast<std::uint32_t>(c);
+    o.seq = opaque(static_cast<std::uint32_t*>(dst) + origin.out_base + c);
+    from = opaque(static_cast<std::uint32_t const*>(src) + origin.in_base + g +
+                  static_cast<std::int64_t>(w_warp + (t << kLogB)) * in_es);
+  };
+  auto const load_tile = [&](std::uint32_t const* from, int i, std::uint32_t(&x)[2][2]) {
+    std::uint32_t const* at = opaque(
+        from + (static_cast<std::uint32_t>(i >> tm::log_column_groups(kLogL)) * in_es +
+                static_cast<std::uint32_t>(tm::tile_first_column(0, i, kLogL))));
+    x[0][0] = *at;  // input t
+    at = opaque(at + quarter);
+    x[0][1] = *at;  // t + 4
+    at = opaque(at + quarter);
+    x[1][0] = *at;  // t + 8
+    at = opaque(at + quarter);
+    x[1][1] = *at;  // t + 12
+  };
+
+  std::uint32_t raw[kAheadTiles][2][2];
+  std::int64_t item = blockIdx.x;
+  std::uint32_t const* from = nullptr;
+  tp::LastStageTarget o{nullptr, 0u, 0u};
+  if (item < p.blocks) {
+    base_of(item, from, o);
+#pragma unroll
+    for (int u = 0; u < kAheadTiles; ++u) load_tile(from, u, raw[u]);
+  }
+#pragma unroll 1
+  for (; item < p.blocks; item += gridDim.x) {
+    // Stage 1: tile i (butterfly b, 8 columns) to positions b + (L / 16) k1 as W_L^(b k1) s3
+    // DFT[k1]; tile i + kAheadTiles is loaded as tile i is taken.
+    DftFragments const f = read_fragments(*fragments, j & 31);
+    float2 tw[2];
+#pragma unroll 1
+    for (int i0 = 0; i0 < kTiles; i0 += kAheadTiles) {
+#pragma unroll
+      for (int u = 0; u < kAheadTiles; ++u) {
+        int const i = i0 + u;
+        int const b = w_warp + (i >> tm::log_column_groups(kLogL));
+        int const c0 = tm::tile_first_column(0, u, kLogL);  // kAheadTiles: whole groups of C / 8
+        std::uint32_t x[2][2];
+#pragma unroll
+        for (int s = 0; s < 2; ++s) {
+#pragma unroll
+          for (int r = 0; r < 2; ++r) x[s][r] = raw[u][s][r] ^ conj;
+        }
+        if (i0 + kAheadTiles < kTiles) load_tile(from, i + kAheadTiles, raw[u]);
+        float d[2][4];
+        tile_product(f, x, d);
+        if ((u & kGroupMask) == 0) {  // a new butterfly: its twiddles W_L^(b k1) s3
+#pragma unroll
+          for (int mt = 0; mt < 2; ++mt) {
+            int const e = (b * tm::output_of(g, mt)) & (kL - 1);
+            tw[mt] = cscale(__ldg(coarse + (e << (kLogCoarse - kLogL))), s3);
+          }
+        }
+#pragma unroll
+        for (int mt = 0; mt < 2; ++mt) {
+          int const a = tp::position(0, b, tm::output_of(g, mt), kLogL);
+          store_outputs(words, tm::mma_slot(c0 + 2 * t, a, kLogL), d[mt], tw[mt]);
+        }
+      }
+    }
+    __syncthreads();
+    // Stage 2: tile i (butterfly w = b0 + R3 k1, 8 columns) reads positions b0 + R3 n2 +
+    // (L / 16) k1 and writes W_(L/16)^(b0 k2) s3 DFT[k2] in their place. A tile's reads and
+    // writes are its own positions, and the warp's product sits between them.
+#pragma unroll 2
+    for (int i = 0; i < kTiles; ++i) {
+      int const w = w_warp + (i >> tm::log_column_groups(kLogL));
+      int const c0 = tm::tile_first_column(0, i, kLogL);
+      int const b0 = w & ((1 << kLogR3) - 1);
+      std::uint32_t x[2][2];
+#pragma unroll
+      for (int s = 0; s < 2; ++s) {
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          int const a = tp::position(1, w, tm::input_of(t, r, s), kLogL);
+          x[s][r] = words[tm::mma_slot(c0 + g, a, kLogL)];
+        }
+      }
+      float d[2][4];
+      tile_product(f, x, d);
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt) {
+        int const k2 = tm::output_of(g, mt);
+        int const a = tp::position(1, w, k2, kLogL);
+        store_outputs(words, tm::mma_slot(c0 + 2 * t, a, kLogL), d[mt],
+                      table[(k2 << kLogR3) + b0]);
+      }
+    }
+    __syncthreads();
+    // The next item's first tiles, in flight while this one's last stage runs.
+    tp::LastStageTarget const current = o;
+    std::int64_t const next_item = item + gridDim.x;
+    if (next_item < p.blocks) {
+      base_of(next_item, from, o);
+#pragma unroll
+      for (int u = 0; u < kAheadTiles; ++u) load_tile(from, u, raw[u]);
+    }
+    tp::last_stage<kLogL, kInverse, false, kTwiddled, true>(p, words, c, w0, current, s3,
+                                                            coarse, fine);
+    __syncthreads();  // this stage's reads before the next item's stage-1 writes
+  }
+}
+
+template <int kLogL, bool kInverse, bool kTwiddled>
+cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                           float2 const* fine, cudaStream_t stream) noexcept {
+  static std::atomic<int> resident_cache{0};
+  auto const kernel = tall_mma_kernel<kLogL, kInverse, kTwiddled>;
+  constexpr std::size_t smem = kMmaSmemBytes<kLogL>;
+  unsigned grid = 0;
+  cudaError_t const e =
+      resident_grid(kernel, tp::threads(kLogL), smem, resident_cache, pass.blocks, grid);
+  if (e != cudaSuccess) return e;
+  return launch_chained(kernel, grid, tp::threads(kLogL), smem, stream, pass, src, dst, coarse,
+                        fine);
+}
+
+template <int kLogL>
+cudaError_t launch_length(PassParams const& tiled, void const* src, void* dst,
+                          float2 const* coarse, float2 const* fine, bool inverse,
+                          cudaStream_t stream) noexcept {
+  if (tiled.log_twiddle_n != 0) {
+    return inverse ? launch_variant<kLogL, true, true>(tiled, src, dst, coarse, fine, stream)
+                   : launch_variant<kLogL, false, true>(tiled, src, dst, coarse, fine, stream);
+  }
+  return inverse ? launch_variant<kLogL, true, false>(tiled, src, dst, coarse, fine, stream)
+                 : launch_variant<kLogL, false, false>(tiled, src, dst, coarse, fine, stream);
+}
+
+template <int kLogL>
+cudaError_t prepare_length() noexcept {
+  cudaError_t e = cudaSuccess;
+  for (auto const kernel : {tall_mma_kernel<kLogL, false, false>, tall_mma_kernel<kLogL, true, false>,
+                            tall_mma_kernel<kLogL, false, true>, tall_mma_kernel<kLogL, true, true>}) {
+    if (e == cudaSuccess) {
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(kMmaSmemBytes<kLogL>));
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+cudaError_t prepare_tall_mma_kernels() noexcept {
+  cudaError_t e = prepare_length<9>();
+  if (e == cudaSuccess) e = prepare_length<10>();
+  if (e == cudaSuccess) e = prepare_length<11>();
+  return e == cudaSuccess ? prepare_length<12>() : e;
+}
+
+/// FFTCORE_TC_TALL_MMA=1 hands the tall pass's unhooked passes to these stages (A/B; read
+/// once). Off by default: slower on the H100 (NOTES.md session 23), ms per 2^28 elements in one
+/// call against the FP32 stages: 4096x4096 2.38 against 1.94, 512x512 1.92 against 1.70, 2^20
+/// 2.35 against 2.08-2.11.
+bool runs_tall_mma(PassParams const& tiled) noexcept {
+  static bool const enabled = env_opt_in("FFTCORE_TC_TALL_MMA");
+  return enabled && tiled.load_factors == nullptr && tiled.store_factors == nullptr;
+}
+
+cudaError_t launch_tall_mma(PassParams const& tiled, void const* src, void* dst,
+                            float2 const* coarse, float2 const* fine, bool inverse,
+                            cudaStream_t stream) noexcept {
+  switch (tiled.log_length) {
+    case 9:
+      return launch_length<9>(tiled, src, dst, coarse, fine, inverse, stream);
+    case 10:
+      return launch_length<10>(tiled, src, dst, coarse, fine, inverse, stream);
+    case 11:
+      return launch_length<11>(tiled, src, dst, coarse, fine, inverse, stream);
+    case 12:
+      return launch_length<12>(tiled, src, dst, coarse, fine, inverse, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace fftcore::detail::tc

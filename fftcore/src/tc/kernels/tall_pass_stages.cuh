@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// What the tall pass's two kernels share (tall_pass_kernel.cu: FP32 stages 1 and 2;
+// tall_mma_kernel.cu: Tensor Core stages 1 and 2): the shared-memory size, stage 2's twiddle
+// table, and stage 3 (radix L / 256 on CUDA cores, to global memory, with the pass twiddles or
+// the store hook). kSwizzled picks the words' layout: tall_pass::mma::mma_slot (Tensor Core
+// stages) or tall_pass::slot.
+#pragma once
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/half_words.cuh"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/tall_mma_layout.hpp"
+#include "tc/tall_pass_layout.hpp"
+
+namespace fftcore::detail::tc::tall_pass {
+
+/// The item's shared memory: the words (the padded layout's slots(), which the swizzled one
+/// fits in), then stage 2's table W_(L/16)^(b0 k2) (L / 16 float2).
+template <int kLogL>
+constexpr std::size_t kSmemBytes =
+    static_cast<std::size_t>(slots(kLogL)) * sizeof(std::uint32_t) +
+    (std::size_t{1} << log_column_butterflies(kLogL)) * sizeof(float2);
+
+template <int kLogL>
+__device__ __forceinline__ float2* stage2_table(std::uint32_t* words) {
+  return reinterpret_cast<float2*>(words + slots(kLogL));
+}
+
+/// Stage 2's table W_(L/16)^(b0 k2) s3, entry k2 R3 + b0.
+template <int kLogL>
+__device__ __forceinline__ void fill_table(float2* table, float2 const* coarse, float s3, int j) {
+  constexpr int kLogR3 = log_last_radix(kLogL);
+  constexpr int kEntries = 1 << log_column_butterflies(kLogL);
+  for (int e = j; e < kEntries; e += threads(kLogL)) {
+    int const k2 = e >> kLogR3, b0 = e & ((1 << kLogR3) - 1);
+    int const exponent = (b0 * k2) & (kEntries - 1);
+    table[e] =
+        cscale(__ldg(coarse + (exponent << (kLogCoarse - log_column_butterflies(kLogL)))), s3);
+  }
+}
+
+/// The word of position a of column c in the kernel's layout.
+template <int kLogL, bool kSwizzled>
+__device__ __forceinline__ int word_of(int c, int a) {
+  if constexpr (kSwizzled) {
+    return mma::mma_slot(c, a, kLogL);
+  } else {
+    return slot(c, a, kLogL);
+  }
+}
+
+/// Butterfly w of column c of stage kStage: its 2^kLogR inputs from the words, then their DFT,
+/// a[bit_reverse(k)] = DFT[k].
+template <int kLogL, int kStage, int kLogR, bool kSwizzled>
+__device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int c, int w,
+                                              float2 (&a)[1 << kLogR]) {
+#pragma unroll
+  for (int m = 0; m < (1 << kLogR); ++m) {
+    a[m] = unpack_word(words[word_of<kLogL, kSwizzled>(c, position(kStage, w, m, kLogL))]);
+  }
+  dft_pow2<kLogR>(a);
+}
+
+/// What stage 3 writes to: the item's output words of column c (element n at seq + n *
+/// out_es), their index for the store hook, and the twiddle index of column c.
+struct LastStageTarget {
+  std::uint32_t* seq;
+  std::uint32_t seq_at;
+  std::uint32_t seq_tw;
+};
+
+/// Stage 3: butterfly w = k1 + 16 k2 (G of them a round, w = w0 + round_step (G u + g)) reads
+/// position m + R3 k2 + (L / 16) k1 of column c and writes X[w + 256 k3] = s3 DFT[k3] (times the
+/// pass twiddle W_N^(tw n) of output n, or the store hook's factor) to global memory.
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kSwizzled>
+__device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t const* words, int c,
+                                           int w0, LastStageTarget const& o, float s3,
+                                           float2 const* coarse, float2 const* fine) {
+  constexpr int kLogR3 = log_last_radix(kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kLogG = log_last_group(kLogL);
+  constexpr int kStep = 1 << log_round_step(kLogL);
+  constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
+  auto const out_es = static_cast<std::uint32_t>(p.out_elem_stride);
+  bool const store_hook = kHooked && p.store_factors != nullptr;
+  bool const flip_factor = (p.conjugate_store != 0) != kInverse;
+  // Output n = w + 256 k3 of the pass's twiddled form times W_N^(tw n) = W_N^(tw w) s3, then
+  // by W_N^(256 tw) from one output to the next (FP32 products, at most 15 deep).
+  float2 tw_step = make_float2(1.f, 0.f);
+  if constexpr (kTwiddled) {
+    tw_step = pass_twiddle(
+        coarse, fine,
+        pass_twiddle_exponent32(o.seq_tw, 1u << kLogLastButterflies, p.log_twiddle_n), false);
+  }
+#pragma unroll 1
+  for (int u = 0; u < kRounds; ++u) {
+#pragma unroll
+    for (int g = 0; g < (1 << kLogG); ++g) {
+      int const w = w0 + ((u << kLogG) + g) * kStep;
+      float2 a[kR3];
+      butterfly_dft<kLogL, 2, kLogR3, kSwizzled>(words, c, w, a);
+      std::uint32_t* at = opaque(o.seq + static_cast<std::uint32_t>(w) * out_es);
+      float2 f = make_float2(s3, 0.f);
+      if constexpr (kTwiddled) {
+        f = cscale(pass_twiddle(coarse, fine,
+                                pass_twiddle_exponent32(o.seq_tw, static_cast<std::uint32_t>(w),
+                                                        p.log_twiddle_n),
+                                false),
+                   s3);
+      }
+#pragma unroll
+      for (int k = 0; k < kR3; ++k) {
+        float2 y;
+        if constexpr (kTwiddled) {
+          y = cmul(a[bit_reverse<kLogR3>(k)], f);
+          if (k + 1 < kR3) f = cmul(f, tw_step);
+        } else {
+          y = cscale(a[bit_reverse<kLogR3>(k)], s3);
+        }
+        if (store_hook) {
+          // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse,
+          // so the factor is conjugated once more there.
+          auto const n = static_cast<std::uint32_t>(output_index(w, k));
+          y = cmul(y, hook_factor(p.store_factors, (o.seq_at + n * out_es) & p.factor_mask,
+                                  flip_factor));
+        }
+        *at = pack_word(y) ^ conj;
+        at = opaque(at + (out_es << kLogLastButterflies));
+      }
+    }
+  }
+}
+
+}  // namespace fftcore::detail::tc::tall_pass

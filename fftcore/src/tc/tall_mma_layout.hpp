@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// The tall pass's Tensor Core stages (kernels/tall_mma_stages.cuh): its radix-16 stages 1 and 2
+// as FP16 matrix products, the tcFFT design, in place of 16-point DFTs in FP32 registers. The
+// maps below are shared by the kernel and the CPU tests (tests/fftcore/tc_tall_mma_test.cpp).
+//
+// One mma.sync m16n8k16 (tc/mma.cuh) multiplies a 16x16 A by a 16x8 B. A tile is 8 butterflies
+// of 16 points (8 adjacent columns c0 + n of one butterfly w) as one real product
+//   Y (32 x 8) = F (32 x 32) X (32 x 8),
+// X's row kappa = 2 i + p holding part p (0 real, 1 imaginary) of input i, so that a B
+// register (rows kappa, kappa + 1 of one column) is exactly one FP16 word of the item: lane
+// (group g, thread t) passes, for k-step s and register r, the word of input
+//   input_of(t, r, s) = t + 4 r + 8 s
+// of butterfly g, with no conversion. Y's rows are two m-tiles mt of 16: row g + 8 h of m-tile
+// mt is part h of output k = g + 8 mt, so that an accumulator fragment gives each lane both
+// parts of outputs g and g + 8 of butterflies 2 t and 2 t + 1 (two adjacent words: one 8-byte
+// store each). F's entries are cos and sin of multiples of 2 pi / 16, split into FP16 hi + lo
+// parts (A_lo B + A_hi B, FP32 accumulation: ~2^-22 of the coefficients, so the product adds no
+// rounding of its own; the words are rounded to FP16 once per stage, as the FP32 stages did).
+// 8 MMAs per tile and stage, 2 per point pair, against ~10 FP32 instructions per point for a
+// 16-point DFT in registers.
+//
+// The item's words: the FP32 stages' slot(c, a) puts a pad word every L / 16 positions, which
+// suits one thread per butterfly. Here a warp reads 4 inputs (t) of 8 columns (g) per access and
+// writes outputs g of 8 columns (t), so the 4 rows of one access must fall in 4 distinct groups
+// of 8 banks. mma_slot XOR-swizzles the bank group (bits 3 and 4 of the word index C a + c) by
+// phi(n1) ^ phi(n2) of the position a = n3 + R3 n2 + (L / 16) n1, phi(x) = (x ^ 2 x) mod 4 one to
+// one on x mod 4: stage 1 writes 4 n1 apart, stage 2 reads and writes 4 n2 apart, and stage 3
+// (CUDA cores, 32 / C adjacent n1 per access where C < 32) all land in distinct groups, and no
+// word is wasted (the swizzle permutes each aligned run of 32 words).
+#pragma once
+
+#include "tall_pass_layout.hpp"
+
+namespace fftcore::detail::tc::tall_pass::mma {
+
+inline constexpr int kLogTileButterflies = 3;  ///< 8 butterflies (adjacent columns) a tile
+inline constexpr int kTilesPerWarp = 16;       ///< per stage: C L / 16 / 8 / (threads / 32)
+
+/// Tiles of a stage per item and warps per block.
+FFTCORE_HD constexpr int log_tiles(int log_l) {
+  return log_item(log_l) - kLogRadix - kLogTileButterflies;
+}
+FFTCORE_HD constexpr int log_warps(int log_l) { return log_threads(log_l) - 5; }
+static_assert(log_tiles(9) - log_warps(9) == 4 && log_tiles(12) - log_warps(12) == 4,
+              "16 tiles a warp and stage");
+
+/// log2 of the column groups of 8 (C / 8) of an item.
+FFTCORE_HD constexpr int log_column_groups(int log_l) {
+  return log_columns(log_l) - kLogTileButterflies;
+}
+/// Tile i (< 16) of warp `warp`: tile index theta = 16 warp + i, columns 8 (theta mod C / 8) +
+/// 0..7, butterfly w = theta / (C / 8) of its stage (stage 1: b; stage 2: b0 + R3 k1). So a
+/// warp's tiles share w C / 8 at a time (stage 1's twiddles are loaded once per w).
+FFTCORE_HD constexpr int tile_first_column(int warp, int i, int log_l) {
+  return ((kTilesPerWarp * warp + i) & ((1 << log_column_groups(log_l)) - 1))
+         << kLogTileButterflies;
+}
+FFTCORE_HD constexpr int tile_butterfly(int warp, int i, int log_l) {
+  return (kTilesPerWarp * warp + i) >> log_column_groups(log_l);
+}
+
+/// The input (0..15) a lane passes for register r of k-step s, and the output k of m-tile mt
+/// it receives (both parts, in accumulators h = 0, 1 of each of its two columns).
+FFTCORE_HD constexpr int input_of(int t, int r, int s) { return t + 4 * r + 8 * s; }
+FFTCORE_HD constexpr int output_of(int g, int mt) { return g + 8 * mt; }
+
+/// The entry of F (32 x 32) that A register r (low half: lo = 0, high: lo = 1) of m-tile mt and
+/// k-step s of lane (g, t) holds, as the exponent e of W_16^e times a sign and a part: row
+/// g + 8 (r & 1) of the m-tile (part h of output k = g + 8 mt), column 2 t + 8 (r >> 1) + half
+/// of the k-step (part p of input i). Re Y = sum Re F Re X - Im F Im X, Im Y = sum Im F Re X +
+/// Re F Im X.
+struct Coefficient {
+  int exponent;    ///< of W_16 = exp(-2 pi i / 16)
+  bool imaginary;  ///< the entry is (a sign times) Im W_16^exponent, else Re
+  bool negated;
+};
+FFTCORE_HD constexpr Coefficient coefficient(int g, int t, int mt, int s, int r, int half) {
+  int const k = output_of(g, mt);
+  int const i = t + 4 * (r >> 1) + 8 * s;
+  int const h = r & 1;  // part of the output
+  int const p = half;   // part of the input
+  int const e = (k * i) & 15;
+  // h = 0: (Re F, -Im F); h = 1: (Im F, Re F).
+  return h == 0 ? Coefficient{e, p == 1, p == 1} : Coefficient{e, p == 0, false};
+}
+
+/// phi(x) = (x ^ 2 x) mod 4: one to one on x mod 4, and adjacent x (2 y, 2 y + 1) differ in
+/// bit 0 (what stage 3 needs at C = 16, where a warp reads two adjacent n1 of two column groups).
+FFTCORE_HD constexpr int phi(int x) { return (x ^ (x << 1)) & 3; }
+
+/// The word of position a (< L) of column c (< C) in the Tensor Core stages' layout: C a + c
+/// with its bank group (bits 3, 4) XORed by phi(n1) ^ phi(n2). One to one on [0, C L): the XOR
+/// depends on bits of C a + c above bit 4 only (n1, n2 lie above n3's low two bits where C = 8,
+/// above n3's bit 0 where C = 16, and above c where C = 32).
+FFTCORE_HD constexpr int mma_slot(int c, int a, int log_l) {
+  int const n1 = a >> log_column_butterflies(log_l);
+  int const n2 = (a >> log_last_radix(log_l)) & (kRadix - 1);
+  return ((a << log_columns(log_l)) + c) ^ ((phi(n1) ^ phi(n2)) << 3);
+}
+
+}  // namespace fftcore::detail::tc::tall_pass::mma
