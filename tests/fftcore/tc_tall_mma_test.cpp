@@ -236,6 +236,72 @@ TEST(TcTallMma, SharedAccessesMeet32Banks) {
   }
 }
 
+TEST(TcTallMma, AddressPartsFormEveryAccess) {
+  // The kernel's addresses: (lane part ^ group part ^ tile part) + offset for stages 1 and 2
+  // (groups of tiles i = i0 | u, i0 a multiple of the group size), and for stage 3 one of four
+  // per-round bases plus an immediate; each against mma_slot of the access it stands for.
+  constexpr int kMask = tm::kBankGroupBits;
+  for (int log_l : kLengths) {
+    Geometry const geo{log_l};
+    int checked = 0;
+    for (int warp = 0; warp < geo.warps(); ++warp) {
+      for (int lane = 0; lane < 32; ++lane) {
+        int const g = lane >> 2, t = lane & 3;
+        for (int group : {2, 4}) {
+          for (int i = 0; i < tm::kTilesPerWarp; ++i) {
+            int const i0 = i & ~(group - 1), u = i & (group - 1);
+            int const w = tm::tile_butterfly(warp, i, log_l);
+            int const c0 = tm::tile_first_column(warp, i, log_l);
+            for (int s = 0; s < 2; ++s) {
+              int const parts = tm::tile_part(s, i0, log_l) ^ tm::tile_part(s, u, log_l);
+              ASSERT_EQ(parts, tm::tile_part(s, i, log_l));
+              for (int mt = 0; mt < 2; ++mt) {
+                int const a = tp::position(s, w, tm::output_of(g, mt), log_l);
+                int const lane_part = s == 0 ? tm::stage1_store_lane(g, t, warp, log_l)
+                                             : tm::stage2_store_lane(g, t, warp, log_l);
+                int const offset = s == 0 ? tm::stage1_store_offset(mt, log_l)
+                                          : tm::stage2_store_offset(mt, log_l);
+                ASSERT_EQ((lane_part ^ parts) + offset, tm::mma_slot(c0 + 2 * t, a, log_l))
+                    << "L " << geo.l() << " stage " << s + 1 << " store, warp " << warp << " lane "
+                    << lane << " tile " << i << " mt " << mt;
+                ++checked;
+              }
+            }
+            for (int s = 0; s < 2; ++s) {
+              for (int r = 0; r < 2; ++r) {
+                int const a = tp::position(1, w, tm::input_of(t, r, s), log_l);
+                ASSERT_EQ((tm::stage2_load_lane(g, t, warp, log_l) ^ tm::tile_part(1, i, log_l)) +
+                              tm::stage2_load_offset(r, s, log_l),
+                          tm::mma_slot(c0 + g, a, log_l))
+                    << "L " << geo.l() << " stage 2 load, warp " << warp << " lane " << lane
+                    << " tile " << i;
+                ++checked;
+              }
+            }
+          }
+        }
+      }
+    }
+    for (int j = 0; j < tp::threads(log_l); ++j) {
+      int const c = tp::column_of(j, log_l), w0 = tp::column_butterfly(j, log_l);
+      for (int u = 0; u < tp::kRounds; ++u) {
+        int const round = tm::stage3_thread(c, w0, log_l) ^ tm::stage3_round(u, log_l);
+        for (int e = 0; e < 1 << tp::log_last_group(log_l); ++e) {
+          int const w = w0 + (((u << tp::log_last_group(log_l)) + e) << tp::log_round_step(log_l));
+          for (int m = 0; m < geo.r3(); ++m) {
+            int const k = tm::stage3_constant(e, m, log_l);
+            ASSERT_EQ((round ^ (k & kMask)) + (k & ~kMask),
+                      tm::mma_slot(c, tp::position(2, w, m, log_l), log_l))
+                << "L " << geo.l() << " stage 3, thread " << j << " round " << u << " m " << m;
+            ++checked;
+          }
+        }
+      }
+    }
+    EXPECT_GT(checked, 0);
+  }
+}
+
 TEST(TcTallMma, Stage1LoadsWholeSectors) {
   // Register (r, s) of a warp's tile: lane (g, t) reads row position(0, b, input_of(t, r, s))
   // of column c0 + g, so each access is 4 rows of 8 adjacent columns (32 aligned bytes each).

@@ -98,4 +98,65 @@ FFTCORE_HD constexpr int mma_slot(int c, int a, int log_l) {
   return ((a << log_columns(log_l)) + c) ^ ((phi(n1) ^ phi(n2)) << 3);
 }
 
+/// mma_slot is XOR-linear over the bits of (c, a): mma_slot(c1 | c2, a1 | a2) = mma_slot(c1, a1)
+/// ^ mma_slot(c2, a2) whenever c1, c2 and a1, a2 share no set bits (the word index C a + c is
+/// then an OR, and n1, n2 and phi are linear over XOR). The kernel splits each access that way:
+/// a part fixed per lane and warp (computed once), a part per tile (a compile-time constant, one
+/// XOR per tile), and a part whose bits lie above bit 4 and outside the others (an immediate
+/// offset added to the address). The maps below are those parts; the CPU tests check every
+/// access they form against mma_slot.
+///
+/// Stage 1's 8-byte stores: lane (g, t) of warp `warp` writes output g + 8 mt of columns
+/// c0 + 2 t, c0 + 2 t + 1 of butterfly b = w_warp | d (d = i / (C / 8)) at position
+/// b + (L / 16) (g + 8 mt).
+FFTCORE_HD constexpr int stage1_store_lane(int g, int t, int warp, int log_l) {
+  return mma_slot(2 * t, tile_butterfly(warp, 0, log_l) + (g << log_column_butterflies(log_l)),
+                  log_l);
+}
+/// Stage 2's loads: lane (g, t) reads input t + 4 r + 8 s of column c0 + g of butterfly
+/// w = w_warp | d at position b0 + R3 n2 + (L / 16) k1.
+FFTCORE_HD constexpr int stage2_load_lane(int g, int t, int warp, int log_l) {
+  return mma_slot(g, position(1, tile_butterfly(warp, 0, log_l), t, log_l), log_l);
+}
+/// Stage 2's 8-byte stores: output g + 8 mt of columns c0 + 2 t, c0 + 2 t + 1, in place.
+FFTCORE_HD constexpr int stage2_store_lane(int g, int t, int warp, int log_l) {
+  return mma_slot(2 * t, position(1, tile_butterfly(warp, 0, log_l), g, log_l), log_l);
+}
+/// The part of tile i's butterfly offset d = i / (C / 8) (from w_warp) and first column
+/// c0 = 8 (i mod C / 8) in stage s (0, 1). Linear in i too: tile_part(s, i1 | i2) =
+/// tile_part(s, i1) ^ tile_part(s, i2), so a loop over groups of tiles forms the group's part at
+/// run time and each tile's from its compile-time offset in the group.
+FFTCORE_HD constexpr int tile_part(int s, int i, int log_l) {
+  int const d = i >> log_column_groups(log_l);
+  int const c0 = (i & ((1 << log_column_groups(log_l)) - 1)) << kLogTileButterflies;
+  return mma_slot(c0, position(s, d, 0, log_l), log_l);
+}
+/// The offsets of the other accesses: stage 1's store of m-tile mt (output + 8 mt), stage 2's
+/// load of register (r, s) (input + 4 r + 8 s) and store of m-tile mt (output + 8 mt).
+FFTCORE_HD constexpr int stage1_store_offset(int mt, int log_l) {
+  return mma_slot(0, (8 * mt) << log_column_butterflies(log_l), log_l);
+}
+FFTCORE_HD constexpr int stage2_load_offset(int r, int s, int log_l) {
+  return mma_slot(0, (4 * r + 8 * s) << log_last_radix(log_l), log_l);
+}
+FFTCORE_HD constexpr int stage2_store_offset(int mt, int log_l) {
+  return mma_slot(0, (8 * mt) << log_last_radix(log_l), log_l);
+}
+
+/// Stage 3 (thread j on column c = j mod C, butterflies w = w0 | round_step v, v = G u + e, input
+/// m): the thread's part, the round's (u; a runtime XOR per round), and the constant part of
+/// (e, m), whose bits 3 and 4 select one of four per-round bases and whose other bits are an
+/// immediate offset.
+FFTCORE_HD constexpr int stage3_thread(int c, int w0, int log_l) {
+  return mma_slot(c, position(2, w0, 0, log_l), log_l);
+}
+FFTCORE_HD constexpr int stage3_round(int u, int log_l) {
+  return mma_slot(0, position(2, (u << log_last_group(log_l)) << log_round_step(log_l), 0, log_l),
+                  log_l);
+}
+FFTCORE_HD constexpr int stage3_constant(int e, int m, int log_l) {
+  return mma_slot(0, position(2, e << log_round_step(log_l), m, log_l), log_l);
+}
+inline constexpr int kBankGroupBits = 3 << 3;  ///< bits 3 and 4 of a word index
+
 }  // namespace fftcore::detail::tc::tall_pass::mma

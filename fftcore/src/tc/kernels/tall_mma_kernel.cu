@@ -169,6 +169,11 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   // The warp's tiles i share their butterfly C / 8 at a time: w = w_warp + i / (C / 8), and
   // start at column 8 (i mod C / 8) (16 warp is a multiple of C / 8).
   int const w_warp = tm::tile_butterfly(warp, 0, kLogL);
+  // The lane's parts of its shared-memory addresses (tall_mma_layout.hpp: each access is
+  // (lane part ^ tile part) + offset, the tile part a constant within a group of tiles).
+  int const store1_lane = tm::stage1_store_lane(g, t, warp, kLogL);
+  int const load2_lane = tm::stage2_load_lane(g, t, warp, kLogL);
+  int const store2_lane = tm::stage2_store_lane(g, t, warp, kLogL);
   // Stage 1: the lane reads rows b + (L / 16) input_of(t, r, s) of column c0 + g; inputs
   // t + 4, t + 8, t + 12 are one, two and three quarters further.
   std::uint32_t const quarter = in_es << (kLogB + 2);
@@ -214,6 +219,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     float2 tw[2];
 #pragma unroll 1
     for (int i0 = 0; i0 < kTiles; i0 += kAheadTiles) {
+      int const store1_group = store1_lane ^ tm::tile_part(0, i0, kLogL);
 #pragma unroll
       for (int u = 0; u < kAheadTiles; ++u) {
         int const i = i0 + u;
@@ -235,10 +241,10 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
             tw[mt] = cscale(__ldg(coarse + (e << (kLogCoarse - kLogL))), s3);
           }
         }
+        int const at = store1_group ^ tm::tile_part(0, u, kLogL);
 #pragma unroll
         for (int mt = 0; mt < 2; ++mt) {
-          int const a = tp::position(0, b, tm::output_of(g, mt), kLogL);
-          store_outputs(words, tm::mma_slot(c0 + 2 * t, a, kLogL), d[mt], tw[mt]);
+          store_outputs(words + tm::stage1_store_offset(mt, kLogL), at, d[mt], tw[mt]);
         }
       }
     }
@@ -246,28 +252,36 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     // Stage 2: tile i (butterfly w = b0 + R3 k1, 8 columns) reads positions b0 + R3 n2 +
     // (L / 16) k1 and writes W_(L/16)^(b0 k2) s3 DFT[k2] in their place. A tile's reads and
     // writes are its own positions, and the warp's product sits between them.
-#pragma unroll 2
-    for (int i = 0; i < kTiles; ++i) {
-      int const w = w_warp + (i >> tm::log_column_groups(kLogL));
-      int const c0 = tm::tile_first_column(0, i, kLogL);
-      int const b0 = w & ((1 << kLogR3) - 1);
-      std::uint32_t x[2][2];
+#pragma unroll 1
+    for (int i0 = 0; i0 < kTiles; i0 += 2) {  // two tiles at a time: two products in flight
+      int const tile = tm::tile_part(1, i0, kLogL);
+      std::uint32_t x[2][2][2];
 #pragma unroll
-      for (int s = 0; s < 2; ++s) {
+      for (int v = 0; v < 2; ++v) {
+        int const at = (load2_lane ^ tile) ^ tm::tile_part(1, v, kLogL);
 #pragma unroll
-        for (int r = 0; r < 2; ++r) {
-          int const a = tp::position(1, w, tm::input_of(t, r, s), kLogL);
-          x[s][r] = words[tm::mma_slot(c0 + g, a, kLogL)];
+        for (int s = 0; s < 2; ++s) {
+#pragma unroll
+          for (int r = 0; r < 2; ++r) x[v][s][r] = words[at + tm::stage2_load_offset(r, s, kLogL)];
         }
       }
-      float d[2][4];
-      tile_product(f, x, d);
+      float d[2][2][4];
 #pragma unroll
-      for (int mt = 0; mt < 2; ++mt) {
-        int const k2 = tm::output_of(g, mt);
-        int const a = tp::position(1, w, k2, kLogL);
-        store_outputs(words, tm::mma_slot(c0 + 2 * t, a, kLogL), d[mt],
-                      table[(k2 << kLogR3) + b0]);
+      for (int v = 0; v < 2; ++v) tile_product(f, x[v], d[v]);
+      // Other lanes' loads of these positions are ordered before the stores by the products
+      // (which take every lane's words); the barrier says so to racecheck.
+      __syncwarp();
+#pragma unroll
+      for (int v = 0; v < 2; ++v) {
+        int const w = w_warp + ((i0 + v) >> tm::log_column_groups(kLogL));
+        int const b0 = w & ((1 << kLogR3) - 1);
+        int const at = (store2_lane ^ tile) ^ tm::tile_part(1, v, kLogL);
+#pragma unroll
+        for (int mt = 0; mt < 2; ++mt) {
+          int const k2 = tm::output_of(g, mt);
+          store_outputs(words + tm::stage2_store_offset(mt, kLogL), at, d[v][mt],
+                        table[(k2 << kLogR3) + b0]);
+        }
       }
     }
     __syncthreads();

@@ -96,13 +96,33 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
         coarse, fine,
         pass_twiddle_exponent32(o.seq_tw, 1u << kLogLastButterflies, p.log_twiddle_n), false);
   }
+  // The swizzled words: the thread's part, one XOR per round and four bases (bank groups), then
+  // an immediate offset per input (tall_mma_layout.hpp: stage3_*).
+  int thread_part = 0;
+  if constexpr (kSwizzled) thread_part = mma::stage3_thread(c, w0, kLogL);
 #pragma unroll 1
   for (int u = 0; u < kRounds; ++u) {
+    int base[4] = {0, 0, 0, 0};
+    if constexpr (kSwizzled) {
+      int const round = thread_part ^ mma::stage3_round(u, kLogL);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) base[q] = round ^ (q << 3);
+    }
 #pragma unroll
     for (int g = 0; g < (1 << kLogG); ++g) {
       int const w = w0 + ((u << kLogG) + g) * kStep;
       float2 a[kR3];
-      butterfly_dft<kLogL, 2, kLogR3, kSwizzled>(words, c, w, a);
+      if constexpr (kSwizzled) {
+#pragma unroll
+        for (int m = 0; m < kR3; ++m) {
+          int const k = mma::stage3_constant(g, m, kLogL);
+          a[m] = unpack_word(
+              words[base[(k & mma::kBankGroupBits) >> 3] + (k & ~mma::kBankGroupBits)]);
+        }
+        dft_pow2<kLogR3>(a);
+      } else {
+        butterfly_dft<kLogL, 2, kLogR3, false>(words, c, w, a);
+      }
       std::uint32_t* at = opaque(o.seq + static_cast<std::uint32_t>(w) * out_es);
       float2 f = make_float2(s3, 0.f);
       if constexpr (kTwiddled) {
