@@ -43,20 +43,20 @@ double coefficient_value(tm::Coefficient q) {
   return q.negated ? -v : v;
 }
 
-/// F (32 x 32) assembled from every lane's A fragments by the m16n8k16 layout: register r of
-/// m-tile mt and k-step s holds A[16 mt + g + 8 (r & 1)][16 s + 2 t + 8 (r >> 1) + half].
-std::vector<std::vector<double>> assembled_f() {
-  std::vector<std::vector<double>> a(32, std::vector<double>(32, 1e9));
+/// F_0 and F_1 (16 x 16 each, the even and the odd inputs' columns) assembled from every lane's
+/// A fragments by the m16n8k16 layout: register r of product s holds
+/// F_s[g + 8 (r & 1)][2 t + 8 (r >> 1) + half].
+std::vector<std::vector<std::vector<double>>> assembled_f() {
+  std::vector<std::vector<std::vector<double>>> a(
+      2, std::vector<std::vector<double>>(16, std::vector<double>(16, 1e9)));
   for (int lane = 0; lane < 32; ++lane) {
     int const g = lane >> 2, t = lane & 3;
-    for (int mt = 0; mt < 2; ++mt) {
-      for (int s = 0; s < 2; ++s) {
-        for (int r = 0; r < 4; ++r) {
-          for (int half = 0; half < 2; ++half) {
-            a[static_cast<std::size_t>(16 * mt + g + 8 * (r & 1))]
-             [static_cast<std::size_t>(16 * s + 2 * t + 8 * (r >> 1) + half)] =
-                 coefficient_value(tm::coefficient(g, t, mt, s, r, half));
-          }
+    for (int s = 0; s < 2; ++s) {
+      for (int r = 0; r < 4; ++r) {
+        for (int half = 0; half < 2; ++half) {
+          a[static_cast<std::size_t>(s)][static_cast<std::size_t>(g + 8 * (r & 1))]
+           [static_cast<std::size_t>(2 * t + 8 * (r >> 1) + half)] =
+               coefficient_value(tm::coefficient(g, t, s, r, half));
         }
       }
     }
@@ -64,30 +64,32 @@ std::vector<std::vector<double>> assembled_f() {
   return a;
 }
 
-/// One tile's product as the kernel forms it: column n's inputs x[n][i] (i < 16) enter B by
-/// the lanes' words (register r of k-step s of lane (g, t): input input_of(t, r, s) of column
-/// g, real part low), D = F B, and y[n][k] is read back from the accumulators (float e of m-tile
-/// mt of lane (g, t): part e >> 1 of output output_of(g, mt) of column 2 t + (e & 1)).
-std::vector<std::vector<cd>> tile_product(std::vector<std::vector<double>> const& f,
+/// One tile's products as the kernel forms them: column n's inputs x[n][i] (i < 16) enter B_s
+/// by the lanes' words (register r of product s of lane (g, t): input input_of(t, r, s) of
+/// column g, real part low), D_s = F_s B_s, and output output_of(g, mt) of column 2 t + e is
+/// D_0 + D_1 (mt = 0) or D_0 - D_1 (mt = 1) at the accumulators' row g (real), g + 8 (imaginary).
+std::vector<std::vector<cd>> tile_product(std::vector<std::vector<std::vector<double>>> const& f,
                                           std::vector<std::vector<cd>> const& x) {
-  double b[32][8] = {};
-  for (int lane = 0; lane < 32; ++lane) {
-    int const g = lane >> 2, t = lane & 3;
-    for (int s = 0; s < 2; ++s) {
+  double d[2][16][8] = {};
+  for (int s = 0; s < 2; ++s) {
+    double b[16][8] = {};
+    for (int lane = 0; lane < 32; ++lane) {
+      int const g = lane >> 2, t = lane & 3;
       for (int r = 0; r < 2; ++r) {
         cd const v =
             x[static_cast<std::size_t>(g)][static_cast<std::size_t>(tm::input_of(t, r, s))];
-        int const k = 16 * s + 2 * t + 8 * r;  // B rows k, k + 1 of column g
+        int const k = 2 * t + 8 * r;  // B rows k, k + 1 of column g
         b[k][g] = v.real();
         b[k + 1][g] = v.imag();
       }
     }
-  }
-  double d[32][8] = {};
-  for (int row = 0; row < 32; ++row) {
-    for (int n = 0; n < 8; ++n) {
-      for (int k = 0; k < 32; ++k) {
-        d[row][n] += f[static_cast<std::size_t>(row)][static_cast<std::size_t>(k)] * b[k][n];
+    for (int row = 0; row < 16; ++row) {
+      for (int n = 0; n < 8; ++n) {
+        for (int k = 0; k < 16; ++k) {
+          d[s][row][n] += f[static_cast<std::size_t>(s)][static_cast<std::size_t>(row)]
+                           [static_cast<std::size_t>(k)] *
+                          b[k][n];
+        }
       }
     }
   }
@@ -95,9 +97,11 @@ std::vector<std::vector<cd>> tile_product(std::vector<std::vector<double>> const
   for (int lane = 0; lane < 32; ++lane) {
     int const g = lane >> 2, t = lane & 3;
     for (int mt = 0; mt < 2; ++mt) {
+      double const sign = mt == 0 ? 1.0 : -1.0;
       for (int e = 0; e < 2; ++e) {
         int const n = 2 * t + e;
-        double const re = d[16 * mt + g][n], im = d[16 * mt + g + 8][n];
+        double const re = d[0][g][n] + sign * d[1][g][n];
+        double const im = d[0][g + 8][n] + sign * d[1][g + 8][n];
         y[static_cast<std::size_t>(n)][static_cast<std::size_t>(tm::output_of(g, mt))] = cd(re, im);
       }
     }
@@ -107,9 +111,19 @@ std::vector<std::vector<cd>> tile_product(std::vector<std::vector<double>> const
 
 TEST(TcTallMma, FragmentsGiveThe16PointDft) {
   auto const f = assembled_f();
-  for (auto const& row : f) {
-    for (double v : row) ASSERT_LE(std::abs(v), 1.0);  // every entry set
+  for (auto const& fs : f) {
+    for (auto const& row : fs) {
+      for (double v : row) ASSERT_LE(std::abs(v), 1.0);  // every entry set
+    }
   }
+  // Every input enters once: input_of is one to one onto 0..15.
+  std::set<int> inputs;
+  for (int t = 0; t < 4; ++t) {
+    for (int r = 0; r < 2; ++r) {
+      for (int s = 0; s < 2; ++s) inputs.insert(tm::input_of(t, r, s));
+    }
+  }
+  EXPECT_EQ(inputs.size(), 16u);
   unsigned seed = 0;
   std::vector<std::vector<cd>> x(8);
   for (auto& column : x) column = tcfft::testing::random_complex(16, seed);
@@ -121,12 +135,14 @@ TEST(TcTallMma, FragmentsGiveThe16PointDft) {
         << "column " << n << " seed " << seed;
   }
   // The FP16 hi + lo parts of F's entries carry them to ~2^-22 (hi alone: ~2^-12).
-  for (auto const& row : f) {
-    for (double v : row) {
-      auto const hi = static_cast<double>(__half2float(__float2half_rn(static_cast<float>(v))));
+  for (auto const& fs : f) {
+    for (auto const& row : fs) {
+      for (double v : row) {
+        auto const hi = static_cast<double>(__half2float(__float2half_rn(static_cast<float>(v))));
       auto const lo =
           static_cast<double>(__half2float(__float2half_rn(static_cast<float>(v - hi))));
-      EXPECT_LE(std::abs(hi + lo - v), std::ldexp(1.0, -21)) << v;
+        EXPECT_LE(std::abs(hi + lo - v), std::ldexp(1.0, -21)) << v;
+      }
     }
   }
 }
@@ -270,8 +286,9 @@ TEST(TcTallMma, AddressPartsFormEveryAccess) {
             for (int s = 0; s < 2; ++s) {
               for (int r = 0; r < 2; ++r) {
                 int const a = tp::position(1, w, tm::input_of(t, r, s), log_l);
-                ASSERT_EQ((tm::stage2_load_lane(g, t, warp, log_l) ^ tm::tile_part(1, i, log_l)) +
-                              tm::stage2_load_offset(r, s, log_l),
+                ASSERT_EQ((tm::stage2_load_lane(g, t, warp, log_l) ^ tm::tile_part(1, i, log_l) ^
+                           tm::stage2_load_parity(s, log_l)) +
+                              tm::stage2_load_offset(r, log_l),
                           tm::mma_slot(c0 + g, a, log_l))
                     << "L " << geo.l() << " stage 2 load, warp " << warp << " lane " << lane
                     << " tile " << i;
@@ -317,10 +334,10 @@ TEST(TcTallMma, Stage1LoadsWholeSectors) {
               rows.insert(tp::position(0, b, tm::input_of(lane & 3, r, s), log_l));
             }
             EXPECT_EQ(rows.size(), 4u);
-            // The kernel's loads: t's row b + (L / 16) t, then a quarter (4 L / 16) per register.
+            // The kernel's loads: t's row b + (L / 16) 2 t, then s and 8 r sixteenths further.
             for (int t = 0; t < 4; ++t) {
               EXPECT_EQ(tp::position(0, b, tm::input_of(t, r, s), log_l),
-                        b + (t + 4 * (r + 2 * s)) * geo.butterflies());
+                        b + (2 * t + s + 8 * r) * geo.butterflies());
             }
           }
         }
@@ -335,8 +352,8 @@ cd fp16(cd v) {
 }
 
 /// The pass on one item in double, the kernel's way: stage 1 reads column c0 + g's inputs of
-/// each tile from x (the item's columns, x[c][row]), stages 1 and 2 multiply by F through the
-/// fragments and write output k times its twiddle (W_L^(b k), W_(L/16)^(b0 k)) to the swizzled
+/// each tile from x (the item's columns, x[c][row]), stages 1 and 2 multiply by F_0, F_1 through
+/// the fragments and write output k times its twiddle (W_L^(b k), W_(L/16)^(b0 k)) to the swizzled
 /// words (rounded to FP16 when `round`), stage 3 takes DFT_R3 of each butterfly into X[c][n].
 std::vector<std::vector<cd>> emulate(std::vector<std::vector<cd>> const& x, int log_l, bool round) {
   Geometry const geo{log_l};

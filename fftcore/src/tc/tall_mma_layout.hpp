@@ -1,32 +1,36 @@
 // SPDX-License-Identifier: MIT
-// The tall pass's Tensor Core stages (kernels/tall_mma_stages.cuh): its radix-16 stages 1 and 2
+// The tall pass's Tensor Core stages (kernels/tall_mma_kernel.cu): its radix-16 stages 1 and 2
 // as FP16 matrix products, the tcFFT design, in place of 16-point DFTs in FP32 registers. The
 // maps below are shared by the kernel and the CPU tests (tests/fftcore/tc_tall_mma_test.cpp).
 //
 // One mma.sync m16n8k16 (tc/mma.cuh) multiplies a 16x16 A by a 16x8 B. A tile is 8 butterflies
-// of 16 points (8 adjacent columns c0 + n of one butterfly w) as one real product
-//   Y (32 x 8) = F (32 x 32) X (32 x 8),
-// X's row kappa = 2 i + p holding part p (0 real, 1 imaginary) of input i, so that a B
-// register (rows kappa, kappa + 1 of one column) is exactly one FP16 word of the item: lane
-// (group g, thread t) passes, for k-step s and register r, the word of input
-//   input_of(t, r, s) = t + 4 r + 8 s
-// of butterfly g, with no conversion. Y's rows are two m-tiles mt of 16: row g + 8 h of m-tile
-// mt is part h of output k = g + 8 mt, so that an accumulator fragment gives each lane both
-// parts of outputs g and g + 8 of butterflies 2 t and 2 t + 1 (two adjacent words: one 8-byte
-// store each). F's entries are cos and sin of multiples of 2 pi / 16, split into FP16 hi + lo
-// parts (A_lo B + A_hi B, FP32 accumulation: ~2^-22 of the coefficients, so the product adds no
-// rounding of its own; the words are rounded to FP16 once per stage, as the FP32 stages did).
-// 8 MMAs per tile and stage, 2 per point pair, against ~10 FP32 instructions per point for a
-// 16-point DFT in registers.
+// of 16 points (8 adjacent columns of one butterfly w). Rows k and k + 8 of the DFT matrix F
+// differ by (-1)^n in column n, so with E_k and O_k the sums over the even and the odd inputs
+// (k < 8), Y_k = E_k + O_k and Y_(k+8) = E_k - O_k. E and O are each one real product
+//   (16 x 8) = F_p (16 x 16) X_p (16 x 8),   p = 0 (even inputs), 1 (odd),
+// X_p's row 2 q + c holding part c (0 real, 1 imaginary) of input 2 q + p, so that a B register
+// (rows 2 q, 2 q + 1 of one column) is exactly one FP16 word of the item: lane (group g, thread
+// t) passes, for product (k-step) s = p and register r, the word of input
+//   input_of(t, r, s) = 2 (t + 4 r) + s
+// of butterfly g, with no conversion. F_p's row g + 8 h is part h of output g, so that the two
+// accumulator fragments give each lane both parts of E_g and O_g of butterflies 2 t and 2 t + 1,
+// hence outputs g and g + 8 (output_of) as two adjacent words each (one 8-byte store). F's
+// entries are cos and sin of multiples of 2 pi / 16, split into FP16 hi + lo parts (A_lo B +
+// A_hi B, FP32 accumulation: ~2^-22 of the coefficients, so the product adds no rounding of its
+// own; the words are rounded to FP16 once per stage, as the FP32 stages did). 4 MMAs per tile
+// and stage (two chains of two) and 2 FP32 additions per output, against ~10 FP32 instructions
+// per point for a 16-point DFT in registers.
 //
 // The item's words: the FP32 stages' slot(c, a) puts a pad word every L / 16 positions, which
 // suits one thread per butterfly. Here a warp reads 4 inputs (t) of 8 columns (g) per access and
 // writes outputs g of 8 columns (t), so the 4 rows of one access must fall in 4 distinct groups
 // of 8 banks. mma_slot XOR-swizzles the bank group (bits 3 and 4 of the word index C a + c) by
-// phi(n1) ^ phi(n2) of the position a = n3 + R3 n2 + (L / 16) n1, phi(x) = (x ^ 2 x) mod 4 one to
-// one on x mod 4: stage 1 writes 4 n1 apart, stage 2 reads and writes 4 n2 apart, and stage 3
-// (CUDA cores, 32 / C adjacent n1 per access where C < 32) all land in distinct groups, and no
-// word is wasted (the swizzle permutes each aligned run of 32 words).
+// phi(n1) ^ eta(n2) of the position a = n3 + R3 n2 + (L / 16) n1, phi(x) = (x ^ 2 x) mod 4 one to
+// one on bits 0, 1 of x, eta one to one on bits 0, 1 and on bits 1, 2: stage 1 writes outputs
+// g (bits 0, 1 of n1), stage 2 reads inputs 2 t + s (bits 1, 2 of n2) and writes outputs g
+// (bits 0, 1 of n2), and stage 3 (CUDA cores, 32 / C adjacent n1 per access where C < 32), and
+// all land in distinct groups; no word is wasted (the swizzle permutes each aligned run of 32
+// words).
 #pragma once
 
 #include "tall_pass_layout.hpp"
@@ -59,43 +63,42 @@ FFTCORE_HD constexpr int tile_butterfly(int warp, int i, int log_l) {
   return (kTilesPerWarp * warp + i) >> log_column_groups(log_l);
 }
 
-/// The input (0..15) a lane passes for register r of k-step s, and the output k of m-tile mt
-/// it receives (both parts, in accumulators h = 0, 1 of each of its two columns).
-FFTCORE_HD constexpr int input_of(int t, int r, int s) { return t + 4 * r + 8 * s; }
+/// The input (0..15) a lane passes for register r of product s (s: the inputs' parity), and the
+/// output k of accumulator set mt it stores (mt = 0: E + O, output g; 1: E - O, output g + 8).
+FFTCORE_HD constexpr int input_of(int t, int r, int s) { return 2 * (t + 4 * r) + s; }
 FFTCORE_HD constexpr int output_of(int g, int mt) { return g + 8 * mt; }
 
-/// The entry of F (32 x 32) that A register r (low half: lo = 0, high: lo = 1) of m-tile mt and
-/// k-step s of lane (g, t) holds, as the exponent e of W_16^e times a sign and a part: row
-/// g + 8 (r & 1) of the m-tile (part h of output k = g + 8 mt), column 2 t + 8 (r >> 1) + half
-/// of the k-step (part p of input i). Re Y = sum Re F Re X - Im F Im X, Im Y = sum Im F Re X +
-/// Re F Im X.
+/// The entry of F_s that A register r (low half: half = 0, high: 1) of lane (g, t) holds, as
+/// the exponent e of W_16^e times a sign and a part: row g + 8 (r & 1) (part h = r & 1 of
+/// output g), column 2 t + 8 (r >> 1) + half (part half of input input_of(t, r >> 1, s)).
+/// Re Y = sum Re F Re X - Im F Im X, Im Y = sum Im F Re X + Re F Im X.
 struct Coefficient {
   int exponent;    ///< of W_16 = exp(-2 pi i / 16)
   bool imaginary;  ///< the entry is (a sign times) Im W_16^exponent, else Re
   bool negated;
 };
-FFTCORE_HD constexpr Coefficient coefficient(int g, int t, int mt, int s, int r, int half) {
-  int const k = output_of(g, mt);
-  int const i = t + 4 * (r >> 1) + 8 * s;
-  int const h = r & 1;  // part of the output
-  int const p = half;   // part of the input
-  int const e = (k * i) & 15;
+FFTCORE_HD constexpr Coefficient coefficient(int g, int t, int s, int r, int half) {
+  int const n = input_of(t, r >> 1, s);
+  int const e = (g * n) & 15;
   // h = 0: (Re F, -Im F); h = 1: (Im F, Re F).
-  return h == 0 ? Coefficient{e, p == 1, p == 1} : Coefficient{e, p == 0, false};
+  return (r & 1) == 0 ? Coefficient{e, half == 1, half == 1} : Coefficient{e, half == 0, false};
 }
 
 /// phi(x) = (x ^ 2 x) mod 4: one to one on x mod 4, and adjacent x (2 y, 2 y + 1) differ in
 /// bit 0 (what stage 3 needs at C = 16, where a warp reads two adjacent n1 of two column groups).
 FFTCORE_HD constexpr int phi(int x) { return (x ^ (x << 1)) & 3; }
+/// eta(x) = (bit 0 ^ bit 2, bit 1): one to one on bits 0, 1 (stage 2's stores, outputs g) and on
+/// bits 1, 2 (its loads, inputs 2 t + s); linear over XOR as phi is.
+FFTCORE_HD constexpr int eta(int x) { return ((x ^ (x >> 2)) & 1) | (x & 2); }
 
 /// The word of position a (< L) of column c (< C) in the Tensor Core stages' layout: C a + c
-/// with its bank group (bits 3, 4) XORed by phi(n1) ^ phi(n2). One to one on [0, C L): the XOR
+/// with its bank group (bits 3, 4) XORed by phi(n1) ^ eta(n2). One to one on [0, C L): the XOR
 /// depends on bits of C a + c above bit 4 only (n1, n2 lie above n3's low two bits where C = 8,
 /// above n3's bit 0 where C = 16, and above c where C = 32).
 FFTCORE_HD constexpr int mma_slot(int c, int a, int log_l) {
   int const n1 = a >> log_column_butterflies(log_l);
   int const n2 = (a >> log_last_radix(log_l)) & (kRadix - 1);
-  return ((a << log_columns(log_l)) + c) ^ ((phi(n1) ^ phi(n2)) << 3);
+  return ((a << log_columns(log_l)) + c) ^ ((phi(n1) ^ eta(n2)) << 3);
 }
 
 /// mma_slot is XOR-linear over the bits of (c, a): mma_slot(c1 | c2, a1 | a2) = mma_slot(c1, a1)
@@ -113,10 +116,14 @@ FFTCORE_HD constexpr int stage1_store_lane(int g, int t, int warp, int log_l) {
   return mma_slot(2 * t, tile_butterfly(warp, 0, log_l) + (g << log_column_butterflies(log_l)),
                   log_l);
 }
-/// Stage 2's loads: lane (g, t) reads input t + 4 r + 8 s of column c0 + g of butterfly
-/// w = w_warp | d at position b0 + R3 n2 + (L / 16) k1.
+/// Stage 2's loads: lane (g, t) reads input 2 t + 8 r + s of column c0 + g of butterfly
+/// w = w_warp | d at position b0 + R3 n2 + (L / 16) k1 (the part of s, which touches the bank
+/// group, is one more XOR per tile: stage2_load_parity).
 FFTCORE_HD constexpr int stage2_load_lane(int g, int t, int warp, int log_l) {
-  return mma_slot(g, position(1, tile_butterfly(warp, 0, log_l), t, log_l), log_l);
+  return mma_slot(g, position(1, tile_butterfly(warp, 0, log_l), 2 * t, log_l), log_l);
+}
+FFTCORE_HD constexpr int stage2_load_parity(int s, int log_l) {
+  return mma_slot(0, s << log_last_radix(log_l), log_l);
 }
 /// Stage 2's 8-byte stores: output g + 8 mt of columns c0 + 2 t, c0 + 2 t + 1, in place.
 FFTCORE_HD constexpr int stage2_store_lane(int g, int t, int warp, int log_l) {
@@ -131,13 +138,13 @@ FFTCORE_HD constexpr int tile_part(int s, int i, int log_l) {
   int const c0 = (i & ((1 << log_column_groups(log_l)) - 1)) << kLogTileButterflies;
   return mma_slot(c0, position(s, d, 0, log_l), log_l);
 }
-/// The offsets of the other accesses: stage 1's store of m-tile mt (output + 8 mt), stage 2's
-/// load of register (r, s) (input + 4 r + 8 s) and store of m-tile mt (output + 8 mt).
+/// The offsets of the other accesses: stage 1's store of output g + 8 mt, stage 2's load of
+/// register r (input + 8 r) and store of output g + 8 mt.
 FFTCORE_HD constexpr int stage1_store_offset(int mt, int log_l) {
   return mma_slot(0, (8 * mt) << log_column_butterflies(log_l), log_l);
 }
-FFTCORE_HD constexpr int stage2_load_offset(int r, int s, int log_l) {
-  return mma_slot(0, (4 * r + 8 * s) << log_last_radix(log_l), log_l);
+FFTCORE_HD constexpr int stage2_load_offset(int r, int log_l) {
+  return mma_slot(0, (8 * r) << log_last_radix(log_l), log_l);
 }
 FFTCORE_HD constexpr int stage2_store_offset(int mt, int log_l) {
   return mma_slot(0, (8 * mt) << log_last_radix(log_l), log_l);

@@ -8,6 +8,7 @@
 #include <cuda_fp16.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstdint>
 
 #include "tc/kernels/chained_launch.cuh"
@@ -25,25 +26,20 @@ namespace {
 namespace tp = tall_pass;
 namespace tm = tall_pass::mma;
 
-/// Stage-1 tiles a lane keeps loaded ahead (4 words each).
-constexpr int kAheadTiles = 4;
-static_assert(tall_pass::mma::kTilesPerWarp % kAheadTiles == 0 &&
-                  kAheadTiles % (1 << tall_pass::mma::log_column_groups(9)) == 0,
-              "stage 1 in whole prefetch groups of whole butterflies");
+/// Stage-1 tiles a lane keeps loaded ahead (4 words each): 4, or 8 (EXPERIMENT).
 
-/// The lane's A fragments of F (tall_mma_layout.hpp), [m-tile][k-step][register], FP16 hi and
-/// lo parts.
+/// The lane's A fragments of F_0 and F_1 (tall_mma_layout.hpp), [product s][register], FP16 hi
+/// and lo parts: 16 registers.
 struct DftFragments {
-  std::uint32_t hi[2][2][4];
-  std::uint32_t lo[2][2][4];
+  std::uint32_t hi[2][4];
+  std::uint32_t lo[2][4];
 };
 
 /// The fragments staged in shared memory after the item's words and table, [part][lane] with
-/// part = 4 lo + 2 mt + s (lo parts first): computed once per block by warp 0, read back by
-/// every warp for each item's stages 1 and 2 (8 LDS.128), so that their 32 registers are not
-/// live across stage 3 (kept in registers, they spilled 60-140 bytes per thread).
+/// part = 2 hi + s: computed once per block by warp 0, read back by every warp for each item's
+/// stages 1 and 2 (4 LDS.128), so that their registers are not live across stage 3.
 struct SharedFragments {
-  uint4 part[8][32];
+  uint4 part[4][32];
 };
 
 template <int kLogL>
@@ -58,74 +54,67 @@ __device__ __forceinline__ SharedFragments* shared_fragments(std::uint32_t* word
 __device__ __forceinline__ DftFragments dft_fragments(float2 const* coarse, int g, int t) {
   DftFragments f;
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt) {
+  for (int s = 0; s < 2; ++s) {
 #pragma unroll
-    for (int s = 0; s < 2; ++s) {
+    for (int r = 0; r < 4; ++r) {
+      HalfSplit v[2];
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        HalfSplit v[2];
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          tm::Coefficient const q = tm::coefficient(g, t, mt, s, r, half);
-          // W_16^e = W_(2^14)^(e 2^10), forward.
-          float2 const w = __ldg(coarse + (q.exponent << (kLogCoarse - tp::kLogRadix)));
-          float const x = q.imaginary ? w.y : w.x;
-          v[half] = split_half(q.negated ? -x : x);
-        }
-        f.hi[mt][s][r] = pack_halves(v[0].hi, v[1].hi);
-        f.lo[mt][s][r] = pack_halves(v[0].lo, v[1].lo);
+      for (int half = 0; half < 2; ++half) {
+        tm::Coefficient const q = tm::coefficient(g, t, s, r, half);
+        // W_16^e = W_(2^14)^(e 2^10), forward.
+        float2 const w = __ldg(coarse + (q.exponent << (kLogCoarse - tp::kLogRadix)));
+        float const x = q.imaginary ? w.y : w.x;
+        v[half] = split_half(q.negated ? -x : x);
       }
+      f.hi[s][r] = pack_halves(v[0].hi, v[1].hi);
+      f.lo[s][r] = pack_halves(v[0].lo, v[1].lo);
     }
   }
   return f;
 }
 
-__device__ __forceinline__ void store_fragments(SharedFragments& s, DftFragments const& f,
+__device__ __forceinline__ void store_fragments(SharedFragments& sf, DftFragments const& f,
                                                 int lane) {
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt) {
-#pragma unroll
-    for (int k = 0; k < 2; ++k) {
-      auto const& lo = f.lo[mt][k];
-      auto const& hi = f.hi[mt][k];
-      s.part[2 * mt + k][lane] = make_uint4(lo[0], lo[1], lo[2], lo[3]);
-      s.part[4 + 2 * mt + k][lane] = make_uint4(hi[0], hi[1], hi[2], hi[3]);
-    }
+  for (int s = 0; s < 2; ++s) {
+    sf.part[s][lane] = make_uint4(f.lo[s][0], f.lo[s][1], f.lo[s][2], f.lo[s][3]);
+    sf.part[2 + s][lane] = make_uint4(f.hi[s][0], f.hi[s][1], f.hi[s][2], f.hi[s][3]);
   }
 }
 
-__device__ __forceinline__ DftFragments read_fragments(SharedFragments const& s, int lane) {
+__device__ __forceinline__ DftFragments read_fragments(SharedFragments const& sf, int lane) {
   DftFragments f;
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt) {
-#pragma unroll
-    for (int k = 0; k < 2; ++k) {
-      uint4 const lo = s.part[2 * mt + k][lane];
-      uint4 const hi = s.part[4 + 2 * mt + k][lane];
-      f.lo[mt][k][0] = lo.x;
-      f.lo[mt][k][1] = lo.y;
-      f.lo[mt][k][2] = lo.z;
-      f.lo[mt][k][3] = lo.w;
-      f.hi[mt][k][0] = hi.x;
-      f.hi[mt][k][1] = hi.y;
-      f.hi[mt][k][2] = hi.z;
-      f.hi[mt][k][3] = hi.w;
-    }
+  for (int s = 0; s < 2; ++s) {
+    uint4 const lo = sf.part[s][lane];
+    uint4 const hi = sf.part[2 + s][lane];
+    f.lo[s][0] = lo.x;
+    f.lo[s][1] = lo.y;
+    f.lo[s][2] = lo.z;
+    f.lo[s][3] = lo.w;
+    f.hi[s][0] = hi.x;
+    f.hi[s][1] = hi.y;
+    f.hi[s][2] = hi.z;
+    f.hi[s][3] = hi.w;
   }
   return f;
 }
 
-/// The tile's product: d[mt] holds outputs g + 8 mt of columns 2 t, 2 t + 1 (d[mt][e] real,
-/// d[mt][2 + e] imaginary part of column 2 t + e) from the lane's words x[s][r] (input
-/// input_of(t, r, s) of column g). The lo products first, as block_merges.cuh adds them.
+/// The tile's products: E = F_0 X_0 (even inputs) and O = F_1 X_1 (odd) from the lane's words
+/// x[s][r] (input input_of(t, r, s) of column g), each lo then hi, two chains of two; then
+/// d[0] = E + O (output g) and d[1] = E - O (output g + 8), of columns 2 t + e in d[mt][e]
+/// (real) and d[mt][2 + e] (imaginary).
 __device__ __forceinline__ void tile_product(DftFragments const& f,
                                              std::uint32_t const (&x)[2][2], float (&d)[2][4]) {
+  float p[2][4];
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt) {
-    mma_16x8x16_first(d[mt], f.lo[mt][0], x[0][0], x[0][1]);
-    mma_16x8x16(d[mt], f.lo[mt][1], x[1][0], x[1][1]);
-    mma_16x8x16(d[mt], f.hi[mt][0], x[0][0], x[0][1]);
-    mma_16x8x16(d[mt], f.hi[mt][1], x[1][0], x[1][1]);
+  for (int s = 0; s < 2; ++s) mma_16x8x16_first(p[s], f.lo[s], x[s][0], x[s][1]);
+#pragma unroll
+  for (int s = 0; s < 2; ++s) mma_16x8x16(p[s], f.hi[s], x[s][0], x[s][1]);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    d[0][q] = p[0][q] + p[1][q];
+    d[1][q] = p[0][q] - p[1][q];
   }
 }
 
@@ -138,7 +127,7 @@ __device__ __forceinline__ void store_outputs(std::uint32_t* words, int slot,
                  pack_word(cmul(make_float2(d[1], d[3]), tw)));
 }
 
-template <int kLogL, bool kInverse, bool kTwiddled>
+template <int kLogL, bool kInverse, bool kTwiddled, int kAheadTiles = 4>
 __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_mma_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                     float2 const* fine) {
@@ -148,6 +137,9 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   constexpr int kLogR3 = tp::log_last_radix(kLogL);
   constexpr int kGroupMask = (1 << tm::log_column_groups(kLogL)) - 1;
   constexpr int kTiles = tm::kTilesPerWarp;
+  static_assert(kTiles % kAheadTiles == 0 &&
+                    kAheadTiles % (1 << tm::log_column_groups(tp::kMinLogLength)) == 0,
+                "stage 1 in whole prefetch groups of whole butterflies");
   extern __shared__ std::uint32_t words[];  // the item, FP16 words at mma_slot(c, position)
   float2 const* const table = tp::stage2_table<kLogL>(words);
   int const j = static_cast<int>(threadIdx.x);
@@ -175,8 +167,9 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   int const load2_lane = tm::stage2_load_lane(g, t, warp, kLogL);
   int const store2_lane = tm::stage2_store_lane(g, t, warp, kLogL);
   // Stage 1: the lane reads rows b + (L / 16) input_of(t, r, s) of column c0 + g; inputs
-  // t + 4, t + 8, t + 12 are one, two and three quarters further.
-  std::uint32_t const quarter = in_es << (kLogB + 2);
+  // 2 t + 1, 2 t + 8, 2 t + 9 are one, eight and nine sixteenths further.
+  std::uint32_t const sixteenth = in_es << kLogB;
+  std::uint32_t const half_column = in_es << (kLogB + 3);
   auto const base_of = [&](std::int64_t item, std::uint32_t const*& from,
                            tp::LastStageTarget& o) {
     BlockOrigin const origin = block_origin(p, item);
@@ -187,19 +180,17 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     o.seq_at = static_cast<std::uint32_t>(origin.out_base) + static_cast<std::uint32_t>(c);
     o.seq = opaque(static_cast<std::uint32_t*>(dst) + origin.out_base + c);
     from = opaque(static_cast<std::uint32_t const*>(src) + origin.in_base + g +
-                  static_cast<std::int64_t>(w_warp + (t << kLogB)) * in_es);
+                  static_cast<std::int64_t>(w_warp + (t << (kLogB + 1))) * in_es);
   };
   auto const load_tile = [&](std::uint32_t const* from, int i, std::uint32_t(&x)[2][2]) {
     std::uint32_t const* at = opaque(
         from + (static_cast<std::uint32_t>(i >> tm::log_column_groups(kLogL)) * in_es +
                 static_cast<std::uint32_t>(tm::tile_first_column(0, i, kLogL))));
-    x[0][0] = *at;  // input t
-    at = opaque(at + quarter);
-    x[0][1] = *at;  // t + 4
-    at = opaque(at + quarter);
-    x[1][0] = *at;  // t + 8
-    at = opaque(at + quarter);
-    x[1][1] = *at;  // t + 12
+    x[0][0] = *at;  // input 2 t
+    std::uint32_t const* const odd = opaque(at + sixteenth);
+    x[1][0] = *odd;  // 2 t + 1
+    x[0][1] = *opaque(at + half_column);   // 2 t + 8
+    x[1][1] = *opaque(odd + half_column);  // 2 t + 9
   };
 
   std::uint32_t raw[kAheadTiles][2][2];
@@ -258,11 +249,12 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
       std::uint32_t x[2][2][2];
 #pragma unroll
       for (int v = 0; v < 2; ++v) {
-        int const at = (load2_lane ^ tile) ^ tm::tile_part(1, v, kLogL);
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
+          int const at = (load2_lane ^ tile) ^
+                         (tm::tile_part(1, v, kLogL) ^ tm::stage2_load_parity(s, kLogL));
 #pragma unroll
-          for (int r = 0; r < 2; ++r) x[v][s][r] = words[at + tm::stage2_load_offset(r, s, kLogL)];
+          for (int r = 0; r < 2; ++r) x[v][s][r] = words[at + tm::stage2_load_offset(r, kLogL)];
         }
       }
       float d[2][2][4];
@@ -299,11 +291,11 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   }
 }
 
-template <int kLogL, bool kInverse, bool kTwiddled>
+template <int kLogL, bool kInverse, bool kTwiddled, int kAhead = 4>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                            float2 const* fine, cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
-  auto const kernel = tall_mma_kernel<kLogL, kInverse, kTwiddled>;
+  auto const kernel = tall_mma_kernel<kLogL, kInverse, kTwiddled, kAhead>;
   constexpr std::size_t smem = kMmaSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
@@ -321,6 +313,13 @@ cudaError_t launch_length(PassParams const& tiled, void const* src, void* dst,
     return inverse ? launch_variant<kLogL, true, true>(tiled, src, dst, coarse, fine, stream)
                    : launch_variant<kLogL, false, true>(tiled, src, dst, coarse, fine, stream);
   }
+  static int const mode = [] {
+    char const* v = std::getenv("FFTCORE_TC_TALL_MMA");
+    return v != nullptr && v[0] == '2' ? 2 : 1;
+  }();
+  if (!inverse && mode == 2) {
+    return launch_variant<kLogL, false, false, 8>(tiled, src, dst, coarse, fine, stream);
+  }
   return inverse ? launch_variant<kLogL, true, false>(tiled, src, dst, coarse, fine, stream)
                  : launch_variant<kLogL, false, false>(tiled, src, dst, coarse, fine, stream);
 }
@@ -329,7 +328,8 @@ template <int kLogL>
 cudaError_t prepare_length() noexcept {
   cudaError_t e = cudaSuccess;
   for (auto const kernel : {tall_mma_kernel<kLogL, false, false>, tall_mma_kernel<kLogL, true, false>,
-                            tall_mma_kernel<kLogL, false, true>, tall_mma_kernel<kLogL, true, true>}) {
+                            tall_mma_kernel<kLogL, false, true>, tall_mma_kernel<kLogL, true, true>,
+                            tall_mma_kernel<kLogL, false, false, 8>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(kMmaSmemBytes<kLogL>));
@@ -352,7 +352,10 @@ cudaError_t prepare_tall_mma_kernels() noexcept {
 /// call against the FP32 stages: 4096x4096 2.38 against 1.94, 512x512 1.92 against 1.70, 2^20
 /// 2.35 against 2.08-2.11.
 bool runs_tall_mma(PassParams const& tiled) noexcept {
-  static bool const enabled = env_opt_in("FFTCORE_TC_TALL_MMA");
+  static bool const enabled = [] {
+    char const* v = std::getenv("FFTCORE_TC_TALL_MMA");
+    return v != nullptr && (v[0] == '1' || v[0] == '2');
+  }();
   return enabled && tiled.load_factors == nullptr && tiled.store_factors == nullptr;
 }
 
