@@ -32,13 +32,6 @@ inline int env_mode(char const* name) noexcept {
   return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
 }
 
-/// The opt-in switches (FFTCORE_TC_TALL_MMA): on only when the variable is "1". Cached like
-/// env_switch_on's.
-inline bool env_opt_in(char const* name) noexcept {
-  char const* v = std::getenv(name);
-  return v != nullptr && std::strcmp(v, "1") == 0;
-}
-
 /// The grid of a kernel whose blocks walk its tiles grid-stride: as many blocks as stay resident
 /// on the current device (the blocks per SM taken from the occupancy calculator once and kept
 /// in `cache`, one per instantiation and block shape), at most `tiles`. Host code only.
