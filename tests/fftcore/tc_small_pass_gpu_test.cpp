@@ -342,4 +342,25 @@ TEST_F(TcTallPass, TwiddledPassesOf1dPlansAgainstCufftHalf) {
             false, fftcore::detail::tc::tall_pass::eligible);
 }
 
+TEST_F(TcTallPass, RowsFormEveryLengthAgainstCufftHalf) {
+  // The rows form (rows in, transposed out) at 512..4096 points (C = 32, 32, 16, 8 sequences
+  // an item) as the last pass of small two-pass splits: one or a few items (also what
+  // compute-sanitizer runs), batches, each scaling.
+  run_cases({{1, 1 << 16, 1, "4,12"},
+             {1, 1 << 15, 3, "4,11"},
+             {1, 1 << 15, 1, "5,10", fftcore::Scaling::kBySqrtN},
+             {1, 1 << 14, 2, "5,9", fftcore::Scaling::kByN}},
+            false, fftcore::detail::tc::tall_pass::rows_eligible);
+}
+
+TEST_F(TcTallPass, RowsFormLastPassesOf1dPlansAgainstCufftHalf) {
+  // The last passes of the planner's two-pass 1-D plans (a 4096-point column pass first),
+  // 2^21..2^24 points.
+  run_cases({{1, 1 << 21, 2, "12,9", fftcore::Scaling::kBySqrtN},
+             {1, 1 << 22, 1, "12,10"},
+             {1, 1 << 23, 1, "12,11", fftcore::Scaling::kByN},
+             {1, 1 << 24, 1, "12,12"}},
+            false, fftcore::detail::tc::tall_pass::rows_eligible);
+}
+
 }  // namespace

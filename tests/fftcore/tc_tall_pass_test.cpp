@@ -195,12 +195,15 @@ TEST(TcTallPass, SharedAccessesMeet32BanksAndGlobalOnesWholeRuns) {
 /// the words, takes the DFT, multiplies output k by W_L^e (twiddle_exponent) and writes it back
 /// to the position it read (rounded to FP16 when `fp16`, as the kernel's words are); stage 3
 /// writes X[output_index]. Column c's words are slot(c, a), the others' untouched.
-std::vector<cd> emulate(std::vector<cd> const& x, int c, int log_l, bool fp16) {
+std::vector<cd> emulate(std::vector<cd> const& x, int c, int log_l, bool fp16, bool rows = false) {
   Geometry const g{log_l};
+  auto const slot = [rows, log_l](int col, int a) {
+    return rows ? tp::rows_slot(col, a, log_l) : tp::slot(col, a, log_l);
+  };
   std::vector<cd> words(static_cast<std::size_t>(tp::slots(log_l)),
                         cd(1e9, 1e9));  // a wrong slot would show
   for (int a = 0; a < g.l(); ++a) {
-    words[static_cast<std::size_t>(tp::slot(c, a, log_l))] = x[static_cast<std::size_t>(a)];
+    words[static_cast<std::size_t>(slot(c, a))] = x[static_cast<std::size_t>(a)];
   }
   auto const round = [fp16](cd v) {
     if (!fp16) return v;
@@ -214,7 +217,7 @@ std::vector<cd> emulate(std::vector<cd> const& x, int c, int log_l, bool fp16) {
       std::vector<cd> in(static_cast<std::size_t>(r)), y(static_cast<std::size_t>(r));
       for (int m = 0; m < r; ++m) {
         in[static_cast<std::size_t>(m)] =
-            words[static_cast<std::size_t>(tp::slot(c, tp::position(s, w, m, log_l), log_l))];
+            words[static_cast<std::size_t>(slot(c, tp::position(s, w, m, log_l)))];
       }
       for (int k = 0; k < r; ++k) {
         cd sum = 0;
@@ -226,7 +229,7 @@ std::vector<cd> emulate(std::vector<cd> const& x, int c, int log_l, bool fp16) {
       }
       for (int k = 0; k < r; ++k) {
         if (s + 1 < tp::kStages) {
-          words[static_cast<std::size_t>(tp::slot(c, tp::position(s, w, k, log_l), log_l))] =
+          words[static_cast<std::size_t>(slot(c, tp::position(s, w, k, log_l)))] =
               round(y[static_cast<std::size_t>(k)]);
         } else {
           out[static_cast<std::size_t>(tp::output_index(w, k))] = y[static_cast<std::size_t>(k)];
@@ -254,6 +257,10 @@ TEST(TcTallPass, EmulatedStagesGiveTheDft) {
       double const rounded = tcfft::testing::relative_l2_error(emulate(x, c, log_l, true), ref);
       EXPECT_GT(rounded, 1e-5) << "L " << g.l() << " column " << c << " seed " << seed;
       EXPECT_LT(rounded, 4e-4) << "L " << g.l() << " column " << c << " seed " << seed;
+      // The rows form's layout (other slots, the same stages).
+      double const rows = tcfft::testing::relative_l2_error(emulate(x, c, log_l, true, true), ref);
+      EXPECT_GT(rows, 1e-5) << "L " << g.l() << " column " << c << " seed " << seed;
+      EXPECT_LT(rows, 4e-4) << "L " << g.l() << " column " << c << " seed " << seed;
     }
   }
 }
@@ -290,6 +297,98 @@ TEST(TcTallPass, TakesTheTwiddledColumnPassesOf1dPlans) {
     EXPECT_EQ(l.passes[0].log_length, 12);
     EXPECT_EQ(l.passes[0].log_twiddle_n, k);
     EXPECT_TRUE(tp::eligible(l.passes[0])) << "n = 2^" << k;
+  }
+}
+
+TEST(TcTallPass, RowsFormDealsStageOneByRowsAndMeets32Banks) {
+  for (int log_l : kLengths) {
+    Geometry const g{log_l};
+    int const b_count = g.column_butterflies(0);
+    // rows_slot is one-to-one onto the padded layout's words.
+    std::set<int> padded, rows;
+    for (int c = 0; c < g.columns(); ++c) {
+      for (int a = 0; a < g.l(); ++a) {
+        padded.insert(tp::slot(c, a, log_l));
+        rows.insert(tp::rows_slot(c, a, log_l));
+      }
+    }
+    EXPECT_EQ(rows, padded) << "L " << g.l();
+    // Stage 1: every (column, butterfly) once; a warp's lanes on 32 adjacent butterflies of
+    // one column, so each load (point b + (L / 16) m) reads 128 adjacent bytes of a row, and
+    // each store (position b + (L / 16) k) meets 32 banks.
+    std::vector<int> dealt(static_cast<std::size_t>(g.columns() * b_count), 0);
+    for (int j = 0; j < tp::threads(log_l); ++j) {
+      for (int u = 0; u < tp::kRounds; ++u) {
+        int const c = tp::rows_column(j, u, log_l), b = tp::rows_butterfly(j, log_l);
+        ASSERT_LT(c, g.columns());
+        ++dealt.at(static_cast<std::size_t>(c * b_count + b));
+      }
+    }
+    EXPECT_EQ(std::count(dealt.begin(), dealt.end(), 1), static_cast<long>(dealt.size()))
+        << "L " << g.l();
+    for (int warp = 0; warp < tp::threads(log_l) / 32; ++warp) {
+      for (int u = 0; u < tp::kRounds; ++u) {
+        int const c0 = tp::rows_column(32 * warp, u, log_l);
+        int const b0 = tp::rows_butterfly(32 * warp, log_l);
+        for (int k = 0; k < tp::kRadix; ++k) {
+          std::set<int> banks;
+          for (int lane = 0; lane < 32; ++lane) {
+            int const j = 32 * warp + lane;
+            ASSERT_EQ(tp::rows_column(j, u, log_l), c0);
+            ASSERT_EQ(tp::rows_butterfly(j, log_l), b0 + lane);
+            banks.insert(tp::rows_slot(c0, tp::position(0, b0 + lane, k, log_l), log_l) & 31);
+          }
+          ASSERT_EQ(banks.size(), 32u) << "L " << g.l() << " warp " << warp << " k " << k;
+        }
+      }
+    }
+    // Stages 2 and 3 (the column form's deal) in the rows form's words: 32 banks each access.
+    for (int s = 1; s < tp::kStages; ++s) {
+      for (int v = 0; v < g.rounds(s); ++v) {
+        for (int warp = 0; warp < tp::threads(log_l) / 32; ++warp) {
+          for (int m = 0; m < g.radix(s); ++m) {
+            std::set<int> banks;
+            for (int lane = 0; lane < 32; ++lane) {
+              int const q = tp::butterfly(32 * warp + lane, v, log_l);
+              int const a = tp::position(s, tp::column_butterfly(q, log_l), m, log_l);
+              banks.insert(tp::rows_slot(tp::column_of(q, log_l), a, log_l) & 31);
+            }
+            ASSERT_EQ(banks.size(), 32u)
+                << "L " << g.l() << " stage " << s << " warp " << warp << " m " << m;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(TcTallPass, RowsFormTakesTheLastPassesOfTwoPass1dPlans) {
+  fftcore::detail::tc::PlanOptions two;
+  two.tall_two_pass = true;
+  two.tall_rows = true;
+  // 2^21..2^24 in two passes from 2^24 elements, a 4096-point column pass first, the last pass
+  // (rows in, transposed out) on the rows form; 2^24 keeps three passes without tall_rows.
+  for (int k : {21, 22, 23, 24}) {
+    std::int64_t const batch = std::int64_t{1} << std::max(0, 24 - k);
+    PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, batch), two);
+    ASSERT_EQ(l.passes.size(), 2u) << "n = 2^" << k;
+    EXPECT_TRUE(tp::eligible(l.passes[0])) << "n = 2^" << k;
+    EXPECT_FALSE(tp::rows_eligible(l.passes[0])) << "n = 2^" << k;
+    PassParams const& last = l.passes[1];
+    EXPECT_EQ(last.log_length, k - 12);
+    EXPECT_TRUE(tp::rows_eligible(last)) << "n = 2^" << k;
+    EXPECT_FALSE(tp::eligible(last)) << "n = 2^" << k;
+    PassParams hooked = last;
+    hooked.store_factors = &hooked;
+    EXPECT_FALSE(tp::rows_eligible(hooked)) << "n = 2^" << k;
+  }
+  fftcore::detail::tc::PlanOptions no_rows = two;
+  no_rows.tall_rows = false;
+  EXPECT_EQ(layout_of(desc(1, std::int64_t{1} << 24, 1), no_rows).passes.size(), 3u);
+  EXPECT_EQ(layout_of(desc(1, std::int64_t{1} << 25, 1), two).passes.size(), 3u);
+  // Not the row passes of 2-D shapes (rows out) nor their column passes.
+  for (PassParams const& p : layout_of(desc(4096, 4096, 1)).passes) {
+    EXPECT_FALSE(tp::rows_eligible(p));
   }
 }
 

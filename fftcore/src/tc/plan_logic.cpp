@@ -149,11 +149,11 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   std::vector<int> const& split = options.split;
   int split_sum = 0;
   for (int part : split) split_sum += part;
-  std::vector<int> const parts =
-      !split.empty() && split_sum == log_n
-          ? split
-          : split_length(log_n, vector, options.fp32_ends,
-                         (std::int64_t{1} << log_n) * vector * batch, options.tall_two_pass);
+  std::vector<int> const parts = !split.empty() && split_sum == log_n
+                                     ? split
+                                     : split_length(log_n, vector, options.fp32_ends,
+                                                    (std::int64_t{1} << log_n) * vector * batch,
+                                                    options.tall_two_pass, options.tall_rows);
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
@@ -229,8 +229,8 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 
 }  // namespace
 
-std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
-                              std::int64_t total, bool tall_two_pass) {
+std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends, std::int64_t total,
+                              bool tall_two_pass, bool tall_rows) {
   if (vector == 1 && fp32_ends && (log_n == 13 || log_n == 14)) {
     return {log_n - 12, 12};  // the short pass, then a 4096-point one (both FP16 inside)
   }
@@ -243,8 +243,10 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends,
     return {log_n};
   }
   // Two passes with a twiddled 4096-point first pass on the tall pass (PlanOptions::tall_two_pass
-  // has the measurements); from 2^24 elements, so that its items (8 columns) fill the GPU.
-  if (vector == 1 && tall_two_pass && !fp32_ends && log_n >= 21 && log_n <= 23 &&
+  // has the measurements); from 2^24 elements, so that its items (8 columns) fill the GPU. 2^24
+  // with a 4096-point last pass on the tall pass's rows form (PlanOptions::tall_rows).
+  int const max_two_pass = tall_rows ? 2 * tall_pass::kMaxLogLength : 23;
+  if (vector == 1 && tall_two_pass && !fp32_ends && log_n >= 21 && log_n <= max_two_pass &&
       total >= (std::int64_t{1} << 24)) {
     return {tall_pass::kMaxLogLength, log_n - tall_pass::kMaxLogLength};
   }

@@ -51,6 +51,11 @@ struct PlanOptions {
   /// complex Tensor Core plan unless FFTCORE_TC_TALL_PASS=0 (the tall pass off, where the
   /// register-chained pass would take the 4096-point column pass: 3.5-3.8 ms).
   bool tall_two_pass = false;
+  /// With tall_two_pass, 2^24 as two passes of 4096 points too: its last pass, read as rows
+  /// and written transposed, on the tall pass's rows form (tall_pass::rows_eligible), which
+  /// the register-chained pass took at 4.87 ms against three passes' 2.81 (session 22). Set
+  /// by the complex plan unless FFTCORE_TC_TALL_ROWS=0.
+  bool tall_rows = false;
 };
 
 /// The split that FFTCORE_TC_SPLIT="a,b[,c]" asks for (log2 pass lengths), or an empty vector
@@ -92,9 +97,9 @@ void set_origin_shortcuts(PassParams& p) noexcept;
 /// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
 /// adjacent independent columns (1 for a contiguous axis) is split into (PlanOptions::fp32_ends
 /// for `fp32_ends`), for `total` elements in all (0: unknown, treated as small), with
-/// PlanOptions::tall_two_pass for `tall_two_pass`.
-[[nodiscard]] std::vector<int> split_length(int log_n, std::int64_t vector,
-                                            bool fp32_ends = false, std::int64_t total = 0,
-                                            bool tall_two_pass = false);
+/// PlanOptions::tall_two_pass and tall_rows for `tall_two_pass` and `tall_rows`.
+[[nodiscard]] std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends = false,
+                                            std::int64_t total = 0, bool tall_two_pass = false,
+                                            bool tall_rows = false);
 
 }  // namespace fftcore::detail::tc

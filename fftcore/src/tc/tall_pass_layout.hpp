@@ -80,6 +80,32 @@ FFTCORE_HD constexpr int slot(int c, int a, int log_l) {
   return ((a + (a >> log_column_butterflies(log_l))) << log_columns(log_l)) + c;
 }
 
+// The rows form (rows_eligible): the last passes of 1-D plans, which read their sequences as
+// rows (points adjacent, sequences in_stride[0] apart) and write them transposed (outputs
+// out_elem_stride apart, sequences adjacent). Stages 2 and 3 and their thread deal are the
+// column form's; stage 1 deals its butterflies so that a warp's lanes take 32 adjacent b of one
+// sequence (every load 128 adjacent bytes of a row): thread j's butterfly b = j mod (L / 16) of
+// sequence j / (L / 16) + (C / 4) u in round u (T = C L / 64 threads, a multiple of L / 16). Its
+// stores (positions b + (L / 16) k of one column, 32 adjacent a) would meet only 32 / C banks in
+// the padded layout, so the words' column bits are XORed with bits of the position:
+// rows_slot(c, a) = slot(c, a) ^ ((a >> (5 - log C)) mod C), which makes those 32 stores cover
+// 32 banks; every access of stages 2 and 3 touches, at each position it touches, all C
+// columns, so their banks are those of the padded layout, conflict-free as there.
+
+/// The shared-memory word of position a of column c in the rows form.
+FFTCORE_HD constexpr int rows_slot(int c, int a, int log_l) {
+  int const log_c = log_columns(log_l);
+  return slot(c, a, log_l) ^ ((a >> (5 - log_c)) & ((1 << log_c) - 1));
+}
+/// Stage 1 of the rows form: the column (sequence of the item) and butterfly b of thread j in
+/// round u.
+FFTCORE_HD constexpr int rows_column(int j, int u, int log_l) {
+  return (j >> log_column_butterflies(log_l)) + (u << (log_columns(log_l) - kLogRounds));
+}
+FFTCORE_HD constexpr int rows_butterfly(int j, int log_l) {
+  return j & ((1 << log_column_butterflies(log_l)) - 1);
+}
+
 /// Butterfly q of a stage that thread j takes in round (stage 3: round and group) v, its
 /// column and its index w within the column.
 FFTCORE_HD constexpr int butterfly(int j, int v, int log_l) {
@@ -126,6 +152,21 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
          p.real_row_pairs == 0 && p.in_stride[0] == 1 && p.out_stride[0] == 1 &&
          p.extent[0] % c == 0 && p.in_elem_stride >= c && p.out_elem_stride >= c &&
          (p.scatter != 0 || same_places(p));
+}
+
+/// Whether the rows form can run `p`: FP16 in and out, 512 <= L <= 4096, no hooks, no pass
+/// twiddles, no real split; points adjacent in its sequences (in_elem_stride 1), which lie at
+/// least L apart, and written transposed: adjacent sequences (out_stride[0] = 1) in whole items
+/// of C, outputs at least C apart, to the other buffer (scatter). The last passes of 1-D plans
+/// of two passes, 2^21..2^24 points.
+FFTCORE_HD inline bool rows_eligible(PassParams const& p) {
+  if (p.log_length < kMinLogLength || p.log_length > kMaxLogLength) return false;
+  std::int64_t const c = std::int64_t{1} << log_columns(p.log_length);
+  return p.in_fp32 == 0 && p.out_fp32 == 0 && p.log_twiddle_n == 0 && p.load_factors == nullptr &&
+         p.store_factors == nullptr && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
+         p.real_in_columns == 0 && p.real_twin == 0 && p.real_row_pairs == 0 &&
+         p.in_elem_stride == 1 && p.in_stride[0] >= (std::int64_t{1} << p.log_length) &&
+         p.out_stride[0] == 1 && p.extent[0] % c == 0 && p.out_elem_stride >= c && p.scatter != 0;
 }
 
 }  // namespace fftcore::detail::tc::tall_pass

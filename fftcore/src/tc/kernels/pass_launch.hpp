@@ -132,8 +132,14 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 /// of 512..4096 points over whole items of C adjacent columns, with hooks; or with pass
 /// twiddles, without hooks), except the real row pairs' column FFTs of
 /// 512..2048 points (prefer_stockham_columns) and twiddled 512-point passes, unless
-/// FFTCORE_TC_TALL_PASS=0 is set (3: every eligible pass).
+/// FFTCORE_TC_TALL_PASS=0 is set (3: every eligible pass); and, as its rows form, the
+/// passes tall_pass::rows_eligible takes (the transposing last passes of two-pass 1-D plans)
+/// of 2048 and 4096 points (FFTCORE_TC_TALL_ROWS: 0 none, 3 all; FFTCORE_TC_TALL_PASS=0: none).
 [[nodiscard]] bool runs_tall_pass(PassParams const& pass) noexcept;
+/// FFTCORE_TC_TALL_ROWS (env_mode, tall_pass_kernel.cu), and whether the tall pass's rows form
+/// takes the eligible passes of 2^log_length points under it.
+[[nodiscard]] int tall_rows_mode() noexcept;
+[[nodiscard]] bool runs_tall_rows(int log_length) noexcept;
 /// The tall pass (kernels/tall_pass_kernel.cu): C columns x L points per block at a time in FP16
 /// shared memory (C L = 2^14 on 256 threads at 512 rows, 2^15 on 512 threads from 1024);
 /// cudaErrorInvalidValue for passes it does not take.

@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
 #pragma unroll
       for (int u = 0; u < kAheadTiles; ++u) load_tile(from, u, raw[u]);
     }
-    tp::last_stage<kLogL, kInverse, false, kTwiddled, true>(p, words, c, w0, current, s3,
+    tp::last_stage<kLogL, kInverse, false, kTwiddled, tp::kMma>(p, words, c, w0, current, s3,
                                                             coarse, fine);
     __syncthreads();  // this stage's reads before the next item's stage-1 writes
   }

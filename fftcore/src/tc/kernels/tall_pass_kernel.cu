@@ -32,8 +32,9 @@ template <bool kHooked>
 constexpr int tall_ahead = kHooked ? 1 : 2;
 
 /// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
-/// tall_pass::eligible: no hooks with them).
-template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled>
+/// tall_pass::eligible: no hooks with them). kRows: the rows form (tall_pass::rows_eligible:
+/// stage 1 reads each sequence as a row, lanes on adjacent points; the words in rows_slot).
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kRows>
 __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                      float2 const* fine) {
@@ -45,6 +46,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   constexpr int kR3 = 1 << kLogR3;
   constexpr int kStep = 1 << tp::log_round_step(kLogL);  // w from one round to the next
   constexpr int kAhead = tall_ahead<kHooked>;
+  constexpr int kWords = kRows ? tp::kRows : tp::kPadded;
   static_assert(tp::kRounds % kAhead == 0, "stage 1's rounds in whole prefetch groups");
   extern __shared__ std::uint32_t words[];  // the item, FP16 words at slot(c, position)
   float2* const table = tp::stage2_table<kLogL>(words);
@@ -57,14 +59,20 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
   bool const load_hook = kHooked && p.load_factors != nullptr;
 
-  // Thread j keeps column c = j mod C through every round and stage; its butterflies are
-  // w = j / C + kStep v. Element n of column c of an item lies at its base + c + n * stride.
+  // Thread j keeps column c = j mod C through every round of stages 2 and 3 (and of stage 1
+  // in the column form); its butterflies are w = j / C + kStep v. Element n of column c of an
+  // item lies at its base + c in_stride[0] + n in_elem_stride (in_stride[0] = 1 in the column
+  // form). Stage 1 of the rows form takes butterfly b1 of column c1 + (C / 4) u in round u.
   int const c = tp::column_of(j, kLogL);
   int const w0 = tp::column_butterfly(j, kLogL);
+  int const c1 = kRows ? tp::rows_column(j, 0, kLogL) : c;
+  int const b1 = kRows ? tp::rows_butterfly(j, kLogL) : w0;
   auto const in_es = static_cast<std::uint32_t>(p.in_elem_stride);
-  // Stage 1 of round u reads rows w0 + kStep u + (L / 16) m: a running pointer per round keeps
-  // the 16 offsets out of registers.
-  std::uint32_t const round_step = in_es * kStep;
+  auto const in_seq = static_cast<std::uint32_t>(kRows ? p.in_stride[0] : 1);
+  // Stage 1 of round u reads points b + (L / 16) m: a running pointer per round keeps the 16
+  // offsets out of registers.
+  std::uint32_t const round_step =
+      kRows ? in_seq * static_cast<std::uint32_t>(tp::rows_column(0, 1, kLogL)) : in_es * kStep;
   std::uint32_t const m_step = in_es << kLogB;
   // The twiddle index of column c of an item (mod 2^32 suffices, pass_params.hpp).
   std::uint32_t tw_at = 0;
@@ -75,11 +83,11 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
       tw_at = static_cast<std::uint32_t>(o.twiddle_base) +
               static_cast<std::uint32_t>(c) * static_cast<std::uint32_t>(p.twiddle_stride[0]);
     }
-    in_at = static_cast<std::uint32_t>(o.in_base) + static_cast<std::uint32_t>(c) +
-            static_cast<std::uint32_t>(w0) * in_es;
+    std::uint32_t const first = static_cast<std::uint32_t>(c1) * in_seq +
+                                static_cast<std::uint32_t>(b1) * in_es;
+    in_at = static_cast<std::uint32_t>(o.in_base) + first;
     out_at = static_cast<std::uint32_t>(o.out_base) + static_cast<std::uint32_t>(c);
-    from = opaque(static_cast<std::uint32_t const*>(src) + o.in_base + c +
-                  static_cast<std::int64_t>(w0) * in_es);
+    from = opaque(static_cast<std::uint32_t const*>(src) + o.in_base + first);
     to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base + c);
   };
   auto const load_round = [&](std::uint32_t const* from, int u, std::uint32_t(&raw)[kR]) {
@@ -103,11 +111,13 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   }
 #pragma unroll 1
   for (; item < p.blocks; item += gridDim.x) {
-    // Stage 1: butterfly b = w0 + kStep u reads x[b + (L / 16) m], writes W_L^(b k1) s3 DFT[k1]
-    // to position b + (L / 16) k1; round u + kAhead's words are loaded as round u's are taken.
+    // Stage 1: butterfly b of column cu (column form: b = w0 + kStep u, cu = c; rows form:
+    // b = b1, cu = c1 + (C / 4) u) reads x[b + (L / 16) m], writes W_L^(b k1) s3 DFT[k1] to
+    // position b + (L / 16) k1; round u + kAhead's words are loaded as round u's are taken.
 #pragma unroll
     for (int u = 0; u < tp::kRounds; ++u) {
-      int const b = w0 + u * kStep;
+      int const b = kRows ? b1 : w0 + u * kStep;
+      int const cu = kRows ? tp::rows_column(j, u, kLogL) : c;
       float2 a[kR];
 #pragma unroll
       for (int m = 0; m < kR; ++m) a[m] = unpack_word(raw[u % kAhead][m] ^ conj);
@@ -117,8 +127,8 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
         for (int m = 0; m < kR; ++m) {
           // Conjugated for the inverse, which runs as the conjugate of a forward transform of
           // the conjugated input.
-          auto const row = static_cast<std::uint32_t>(u * kStep + (m << kLogB));
-          std::uint32_t const at = in_at + row * in_es;
+          std::uint32_t const at = in_at + static_cast<std::uint32_t>(u) * round_step +
+                                   static_cast<std::uint32_t>(m) * m_step;
           a[m] = cmul(a[m], hook_factor(p.load_factors, at & p.factor_mask, kInverse));
         }
       }
@@ -127,7 +137,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
       float2 t = make_float2(s3, 0.f);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
-        words[tp::slot(c, tp::position(0, b, k, kLogL), kLogL)] =
+        words[tp::word_of<kLogL, kWords>(cu, tp::position(0, b, k, kLogL))] =
             pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
         if (k + 1 < kR) t = cmul(t, wb);
       }
@@ -140,10 +150,10 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     for (int u = 0; u < tp::kRounds; ++u) {
       int const w = w0 + u * kStep;
       float2 a[kR];
-      tp::butterfly_dft<kLogL, 1, kLogR, false>(words, c, w, a);
+      tp::butterfly_dft<kLogL, 1, kLogR, kWords>(words, c, w, a);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
-        words[tp::slot(c, tp::position(1, w, k, kLogL), kLogL)] =
+        words[tp::word_of<kLogL, kWords>(c, tp::position(1, w, k, kLogL))] =
             pack_word(cmul(a[bit_reverse<kLogR>(k)], table[(k << kLogR3) + b0]));
       }
     }
@@ -156,17 +166,17 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
 #pragma unroll
       for (int u = 0; u < kAhead; ++u) load_round(from, u, raw[u]);
     }
-    tp::last_stage<kLogL, kInverse, kHooked, kTwiddled, false>(p, words, c, w0, current, s3,
+    tp::last_stage<kLogL, kInverse, kHooked, kTwiddled, kWords>(p, words, c, w0, current, s3,
                                                                coarse, fine);
     __syncthreads();  // this stage's reads before the next item's stage-1 writes
   }
 }
 
-template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false>
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false, bool kRows = false>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                            float2 const* fine, cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
-  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled>;
+  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled, kRows>;
   constexpr std::size_t smem = tp::kSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
@@ -182,6 +192,13 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   // Items of C columns: the planner's tiles, retiled; eligible() asks for whole ones.
   constexpr int kLogC = tp::log_columns(kLogL);
   PassParams const tiled = pass.log_tile != kLogC ? retiled(pass, kLogC) : pass;
+  if (tiled.in_stride[0] != 1) {  // the rows form (rows_eligible: no hooks, no twiddles)
+    return inverse
+               ? launch_variant<kLogL, true, false, false, true>(tiled, src, dst, coarse, fine,
+                                                                stream)
+               : launch_variant<kLogL, false, false, false, true>(tiled, src, dst, coarse, fine,
+                                                                 stream);
+  }
   if (runs_tall_mma(tiled)) return launch_tall_mma(tiled, src, dst, coarse, fine, inverse, stream);
   bool const hooked = pass.load_factors != nullptr || pass.store_factors != nullptr;
   if (pass.log_twiddle_n != 0) {  // never hooked (eligible)
@@ -200,10 +217,14 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
 template <int kLogL>
 cudaError_t prepare_length() noexcept {
   cudaError_t e = cudaSuccess;
-  for (auto const kernel :
-       {tall_pass_kernel<kLogL, false, false, false>, tall_pass_kernel<kLogL, true, false, false>,
-        tall_pass_kernel<kLogL, false, true, false>, tall_pass_kernel<kLogL, true, true, false>,
-        tall_pass_kernel<kLogL, false, false, true>, tall_pass_kernel<kLogL, true, false, true>}) {
+  for (auto const kernel : {tall_pass_kernel<kLogL, false, false, false, false>,
+                            tall_pass_kernel<kLogL, true, false, false, false>,
+                            tall_pass_kernel<kLogL, false, true, false, false>,
+                            tall_pass_kernel<kLogL, true, true, false, false>,
+                            tall_pass_kernel<kLogL, false, false, true, false>,
+                            tall_pass_kernel<kLogL, true, false, true, false>,
+                            tall_pass_kernel<kLogL, false, false, false, true>,
+                            tall_pass_kernel<kLogL, true, false, false, true>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(tp::kSmemBytes<kLogL>));
@@ -247,13 +268,31 @@ bool runs_tall_pass(PassParams const& pass) noexcept {
   bool const preferred =
       mode == 3 || (twiddle_ok && (pass.prefer_stockham_columns == 0 ||
                                    pass.log_length > stockham::kMaxLogLengthColumns));
-  return mode != 0 && preferred && tall_pass::eligible(pass);
+  return mode != 0 && ((preferred && tall_pass::eligible(pass)) ||
+                       (runs_tall_rows(pass.log_length) && tall_pass::rows_eligible(pass)));
+}
+
+/// FFTCORE_TC_TALL_ROWS: 0 the rows form off (A/B; read once), which also keeps 2^24 in three
+/// passes (tc_plan.cpp); 3 every pass it can take. By default the last passes of 2048 and 4096
+/// points of the two-pass plans of 2^23 and 2^24; those of 512 and 1024 (2^21, 2^22) stay on
+/// the register-chained pass. H100, ms per 2^28 elements, two runs each in one call (NOTES.md,
+/// session 24), rows form against the register-chained pass (2^24: against three passes):
+/// 2^24 2.275-2.284 against 2.805-2.812, 2^23 2.226-2.240 against 2.270-2.299, but 2^22
+/// 2.170-2.184 against 2.156-2.175 and 2^21 2.080-2.082 against 2.057-2.062.
+int tall_rows_mode() noexcept {
+  static int const mode = env_mode("FFTCORE_TC_TALL_ROWS");
+  return mode;
+}
+
+bool runs_tall_rows(int log_length) noexcept {
+  int const mode = tall_rows_mode();
+  return mode == 3 || (mode == 1 && log_length >= 11);
 }
 
 cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
                              float2 const* coarse, float2 const* fine, bool inverse,
                              cudaStream_t stream) noexcept {
-  if (!tall_pass::eligible(pass)) return cudaErrorInvalidValue;
+  if (!tall_pass::eligible(pass) && !tall_pass::rows_eligible(pass)) return cudaErrorInvalidValue;
   switch (pass.log_length) {
     case 9:
       return launch_length<9>(pass, src, dst, coarse, fine, inverse, stream);

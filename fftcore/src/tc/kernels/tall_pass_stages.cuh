@@ -2,8 +2,7 @@
 // What the tall pass's two kernels share (tall_pass_kernel.cu: FP32 stages 1 and 2;
 // tall_mma_kernel.cu: Tensor Core stages 1 and 2): the shared-memory size, stage 2's twiddle
 // table, and stage 3 (radix L / 256 on CUDA cores, to global memory, with the pass twiddles or
-// the store hook). kSwizzled picks the words' layout: tall_pass::mma::mma_slot (Tensor Core
-// stages) or tall_pass::slot.
+// the store hook). kWords picks the words' layout (Words).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -43,11 +42,17 @@ __device__ __forceinline__ void fill_table(float2* table, float2 const* coarse, 
   }
 }
 
-/// The word of position a of column c in the kernel's layout.
-template <int kLogL, bool kSwizzled>
+/// The words' layouts: slot (the padded layout), mma::mma_slot (the Tensor Core stages),
+/// rows_slot (the rows form, whose stage 1 reads rows).
+enum Words : int { kPadded = 0, kMma = 1, kRows = 2 };
+
+/// The word of position a of column c in the layout kWords.
+template <int kLogL, int kWords>
 __device__ __forceinline__ int word_of(int c, int a) {
-  if constexpr (kSwizzled) {
+  if constexpr (kWords == kMma) {
     return mma::mma_slot(c, a, kLogL);
+  } else if constexpr (kWords == kRows) {
+    return rows_slot(c, a, kLogL);
   } else {
     return slot(c, a, kLogL);
   }
@@ -55,12 +60,12 @@ __device__ __forceinline__ int word_of(int c, int a) {
 
 /// Butterfly w of column c of stage kStage: its 2^kLogR inputs from the words, then their DFT,
 /// a[bit_reverse(k)] = DFT[k].
-template <int kLogL, int kStage, int kLogR, bool kSwizzled>
+template <int kLogL, int kStage, int kLogR, int kWords>
 __device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int c, int w,
                                               float2 (&a)[1 << kLogR]) {
 #pragma unroll
   for (int m = 0; m < (1 << kLogR); ++m) {
-    a[m] = unpack_word(words[word_of<kLogL, kSwizzled>(c, position(kStage, w, m, kLogL))]);
+    a[m] = unpack_word(words[word_of<kLogL, kWords>(c, position(kStage, w, m, kLogL))]);
   }
   dft_pow2<kLogR>(a);
 }
@@ -76,7 +81,7 @@ struct LastStageTarget {
 /// Stage 3: butterfly w = k1 + 16 k2 (G of them a round, w = w0 + round_step (G u + g)) reads
 /// position m + R3 k2 + (L / 16) k1 of column c and writes X[w + 256 k3] = s3 DFT[k3] (times the
 /// pass twiddle W_N^(tw n) of output n, or the store hook's factor) to global memory.
-template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kSwizzled>
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, int kWords>
 __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t const* words, int c,
                                            int w0, LastStageTarget const& o, float s3,
                                            float2 const* coarse, float2 const* fine) {
@@ -99,11 +104,11 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
   // The swizzled words: the thread's part, one XOR per round and four bases (bank groups), then
   // an immediate offset per input (tall_mma_layout.hpp: stage3_*).
   int thread_part = 0;
-  if constexpr (kSwizzled) thread_part = mma::stage3_thread(c, w0, kLogL);
+  if constexpr (kWords == kMma) thread_part = mma::stage3_thread(c, w0, kLogL);
 #pragma unroll 1
   for (int u = 0; u < kRounds; ++u) {
     int base[4] = {0, 0, 0, 0};
-    if constexpr (kSwizzled) {
+    if constexpr (kWords == kMma) {
       int const round = thread_part ^ mma::stage3_round(u, kLogL);
 #pragma unroll
       for (int q = 0; q < 4; ++q) base[q] = round ^ (q << 3);
@@ -112,7 +117,7 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
     for (int g = 0; g < (1 << kLogG); ++g) {
       int const w = w0 + ((u << kLogG) + g) * kStep;
       float2 a[kR3];
-      if constexpr (kSwizzled) {
+      if constexpr (kWords == kMma) {
 #pragma unroll
         for (int m = 0; m < kR3; ++m) {
           int const k = mma::stage3_constant(g, m, kLogL);
@@ -121,7 +126,7 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
         }
         dft_pow2<kLogR3>(a);
       } else {
-        butterfly_dft<kLogL, 2, kLogR3, false>(words, c, w, a);
+        butterfly_dft<kLogL, 2, kLogR3, kWords>(words, c, w, a);
       }
       std::uint32_t* at = opaque(o.seq + static_cast<std::uint32_t>(w) * out_es);
       float2 f = make_float2(s3, 0.f);
