@@ -521,6 +521,40 @@ void check_shape(std::int64_t rows, std::int64_t cols, std::int64_t batch, Scali
   EXPECT_LT(tcfft::testing::relative_l2_error(back, expect), 2e-6) << "C2R";
 }
 
+TEST(RealPlan, TallRowFftsTakeTheTwoPassSplits) {
+  // `tall`: the R2C's 1-D row FFTs of M = 2^21..2^24 complex points (2^24 in all and more) in
+  // the complex plans' two passes, a 4096-point column pass first, with FP16 Z and the split
+  // kernel; three passes without it, for fewer elements and for the C2R.
+  for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
+    bool const r2c = kind == Transform::kR2C;
+    for (int k : {22, 23, 24, 25}) {
+      auto const d =
+          real_desc(0, std::int64_t{1} << k, std::int64_t{1} << std::max(0, 25 - k), kind);
+      RealLayout tall, plain;
+      ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                    d, tall, true, true, fftcore::detail::tc::kLogMinRowPairsColumns, true),
+                Status::kSuccess);
+      ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, plain), Status::kSuccess);
+      EXPECT_EQ(plain.row.passes.size(), 3u) << k;
+      if (!r2c) {
+        EXPECT_EQ(tall.row.passes.size(), 3u) << k;
+        continue;
+      }
+      ASSERT_EQ(tall.row.passes.size(), 2u) << k;
+      EXPECT_EQ(tall.row.passes.front().log_length, 12) << k;
+      EXPECT_EQ(tall.row.passes.back().log_length, k - 13) << k;
+      EXPECT_TRUE(tall.z_fp16) << k;
+      EXPECT_FALSE(tall.split_in_row_pass()) << k;
+    }
+    RealLayout small;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << 22, 1, kind), small, true, true,
+                  fftcore::detail::tc::kLogMinRowPairsColumns, true),
+              Status::kSuccess);
+    EXPECT_EQ(small.row.passes.size(), 3u);
+  }
+}
+
 TEST(RealPlan, CanImplementRealKinds) {
   for (int k = 1; k <= 27; ++k) {
     auto const d = real_desc(0, std::int64_t{1} << k, 1, Transform::kR2C);

@@ -353,6 +353,16 @@ TEST_F(RealTransform, C2rEverySize1d) {
   compare_c2r(0, std::int64_t{1} << 24, 1);
 }
 
+TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
+  // R2C row FFTs of M = 2^21 (batch 8) and 2^24 complex points in the complex plans' two passes
+  // (FFTCORE_TC_REAL_TWO_PASS, on by default): a 4096-point column pass, the tall pass's rows
+  // form or the register-chained pass, then the split kernel.
+  for (auto const [k, batch] : {std::pair<int, std::int64_t>{22, 8}, {25, 1}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    compare_r2c(0, std::int64_t{1} << k, batch);
+  }
+}
+
 std::vector<std::pair<std::int64_t, std::int64_t>> const kShapes2d = {
     {2, 2},     {4, 8},       {16, 16},     {64, 8},      {8, 2048},   {1024, 32},
     {256, 256}, {2, 1 << 14}, {1 << 14, 2}, {2048, 1024}, {4096, 4096}};

@@ -449,7 +449,7 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
 
 Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Scaling scaling,
                          PassLayout& layout, bool fp32_ends, std::int64_t in_pitch,
-                         std::int64_t out_pitch) noexcept {
+                         std::int64_t out_pitch, bool tall) noexcept {
   if (log_n < 1 || log_n > kLogMaxLength1d || vector < 1 || batch < 1) {
     return Status::kUnsupportedSize;
   }
@@ -460,6 +460,8 @@ Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Sca
     layout = PassLayout{};
     PlanOptions options;
     options.fp32_ends = fp32_ends;
+    options.tall_two_pass = tall;
+    options.tall_rows = tall;
     append_axis(log_n, vector, batch, layout.passes, options, in_pitch, out_pitch);
     assign_buffers(layout.passes, false);
     return finish_layout(scaling, false, batch * vector * (std::int64_t{1} << log_n), layout);

@@ -308,7 +308,7 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
 }  // namespace
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
-                         int row_pairs_log_columns) noexcept {
+                         int row_pairs_log_columns, bool tall) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -344,7 +344,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   // The FP32 ends split 8192 and 16384 points as a short pass and a 4096-point one (the
   // register-chained pass cannot write FP32 Z); FP16 rows take the plain split.
   auto const build_rows = [&](bool fp32_ends) {
-    return build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row, fp32_ends);
+    return build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row, fp32_ends, 0,
+                             0, tall && layout.r2c && !fp32_ends && !layout.rank2);
   };
   if (fuse && twin && fuse_twin(desc, layout)) {
     // One pass from the reals to the half spectrum (no workspace): the rest does not apply.

@@ -130,10 +130,17 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 /// split kernel everywhere, for A/B measurements and where the register-chained pass is
 /// switched off). `twin`: take the twin R2C where it applies (with `fuse`); the row pairs
 /// likewise from 2^row_pairs_log_columns columns (0: never; below 9 the kernel has no such
-/// pass, so it counts as 9).
+/// pass, so it counts as 9). `tall`: the 1-D R2C's row FFTs of FP16 Z in the complex plans'
+/// two-pass splits of 2^21..2^24 points (PlanOptions::tall_two_pass, tall_rows), then the split
+/// kernel. H100, ms per 2^28 reals, two runs in one call (NOTES.md, session 24), against three
+/// passes: 2^22 reals 1.44 against 1.62-1.63, 2^23 1.49 against 1.63-1.66, 2^24 1.54 against
+/// 1.73-1.76, 2^25 1.56 against 1.81-1.82. Not the C2R, whose three passes carry the split in
+/// their first (fuse_column_split): two passes and the split kernel measured 1.46 / 1.51 / 1.56
+/// against 1.37-1.39 / 1.40-1.42 / 1.52-1.54 at 2^22..2^24 (2^25 1.585 against 1.61-1.63).
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
-                                       int row_pairs_log_columns = kLogMinRowPairsColumns) noexcept;
+                                       int row_pairs_log_columns = kLogMinRowPairsColumns,
+                                       bool tall = false) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;
