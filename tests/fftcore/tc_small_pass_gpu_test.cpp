@@ -331,6 +331,13 @@ TEST_F(TcTallPass, ColumnsOf2dShapesAgainstCufftHalf) {
             false, fftcore::detail::tc::tall_pass::eligible);
 }
 
+TEST_F(TcTallPass, TensorCoreStagesAt512RowsAgainstCufftHalf) {
+  // The untwiddled 512-row column passes, which take the Tensor Core stages by default
+  // (tall_mma_kernel.cu), on a few items (also what compute-sanitizer runs).
+  run_cases({{512, 64, 3, nullptr}, {512, 32, 1, nullptr, fftcore::Scaling::kByN}}, false,
+            fftcore::detail::tc::tall_pass::eligible);
+}
+
 TEST_F(TcTallPass, TwiddledPassesOf1dPlansAgainstCufftHalf) {
   // The twiddled column passes of 1-D plans: the first pass of 2^19 and 2^20, the middle pass
   // of 2^25, and 4096-point first passes of two-pass splits of 2^21 and 2^22.

@@ -3,8 +3,8 @@
 // tall_pass_kernel.cu, but its two radix-16 stages as FP16 matrix products (mma.sync m16n8k16,
 // tall_mma_layout.hpp has the formulation and the swizzled words), the tcFFT design. Without
 // hooks (a load hook's factors would have to be rounded to FP16 before the product; the hooked
-// passes keep the FP32 stages). Off unless FFTCORE_TC_TALL_MMA=1 (runs_tall_mma has the
-// measurements).
+// passes keep the FP32 stages). By default on the untwiddled column passes of 512 rows only
+// (runs_tall_mma has the measurements).
 #include <cuda_fp16.h>
 
 #include <atomic>
@@ -291,7 +291,12 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   }
 }
 
-template <int kLogL, bool kInverse, bool kTwiddled, int kAhead = 4>
+/// Tiles of inputs loaded ahead: 8 for the untwiddled passes (512x512 1.66-1.67 ms against
+/// 4's 1.69-1.70; H100, NOTES.md session 23), 4 with the pass twiddles (their registers).
+template <bool kTwiddled>
+constexpr int kMmaAhead = kTwiddled ? 4 : 8;
+
+template <int kLogL, bool kInverse, bool kTwiddled, int kAhead = kMmaAhead<kTwiddled>>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                            float2 const* fine, cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
@@ -313,13 +318,6 @@ cudaError_t launch_length(PassParams const& tiled, void const* src, void* dst,
     return inverse ? launch_variant<kLogL, true, true>(tiled, src, dst, coarse, fine, stream)
                    : launch_variant<kLogL, false, true>(tiled, src, dst, coarse, fine, stream);
   }
-  static int const mode = [] {
-    char const* v = std::getenv("FFTCORE_TC_TALL_MMA");
-    return v != nullptr && v[0] == '2' ? 2 : 1;
-  }();
-  if (!inverse && mode == 2) {
-    return launch_variant<kLogL, false, false, 8>(tiled, src, dst, coarse, fine, stream);
-  }
   return inverse ? launch_variant<kLogL, true, false>(tiled, src, dst, coarse, fine, stream)
                  : launch_variant<kLogL, false, false>(tiled, src, dst, coarse, fine, stream);
 }
@@ -327,9 +325,10 @@ cudaError_t launch_length(PassParams const& tiled, void const* src, void* dst,
 template <int kLogL>
 cudaError_t prepare_length() noexcept {
   cudaError_t e = cudaSuccess;
-  for (auto const kernel : {tall_mma_kernel<kLogL, false, false>, tall_mma_kernel<kLogL, true, false>,
-                            tall_mma_kernel<kLogL, false, true>, tall_mma_kernel<kLogL, true, true>,
-                            tall_mma_kernel<kLogL, false, false, 8>}) {
+  for (auto const kernel : {tall_mma_kernel<kLogL, false, false, kMmaAhead<false>>,
+                            tall_mma_kernel<kLogL, true, false, kMmaAhead<false>>,
+                            tall_mma_kernel<kLogL, false, true, kMmaAhead<true>>,
+                            tall_mma_kernel<kLogL, true, true, kMmaAhead<true>>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(kMmaSmemBytes<kLogL>));
@@ -347,16 +346,18 @@ cudaError_t prepare_tall_mma_kernels() noexcept {
   return e == cudaSuccess ? prepare_length<12>() : e;
 }
 
-/// FFTCORE_TC_TALL_MMA=1 hands the tall pass's unhooked passes to these stages (A/B; read
-/// once). Off by default: slower on the H100 (NOTES.md session 23), ms per 2^28 elements in one
-/// call against the FP32 stages: 4096x4096 2.38 against 1.94, 512x512 1.92 against 1.70, 2^20
-/// 2.35 against 2.08-2.11.
+/// FFTCORE_TC_TALL_MMA (env_mode; read once): 0 keeps every pass on the FP32 stages, 3 hands
+/// these stages every unhooked pass of the tall pass's column form (A/B). By default the
+/// untwiddled ones of 512 rows, where they measured faster on the H100 (NOTES.md sessions 23
+/// and 24), ms per 2^28 elements in one call against the FP32 stages: 512x256 1.613-1.619
+/// against 1.634-1.638, 512x512 1.661-1.669 against 1.683-1.686; but 1024x1024 1.84 against
+/// 1.75, 2048x2048 1.92 against 1.81, 4096x4096 2.06 against 1.92, 1-D twiddled passes 4-7 %
+/// slower (latency-bound there: long and short scoreboard, MIO).
 bool runs_tall_mma(PassParams const& tiled) noexcept {
-  static bool const enabled = [] {
-    char const* v = std::getenv("FFTCORE_TC_TALL_MMA");
-    return v != nullptr && (v[0] == '1' || v[0] == '2');
-  }();
-  return enabled && tiled.load_factors == nullptr && tiled.store_factors == nullptr;
+  static int const mode = env_mode("FFTCORE_TC_TALL_MMA");
+  bool const preferred =
+      mode == 3 || (tiled.log_length == tall_pass::kMinLogLength && tiled.log_twiddle_n == 0);
+  return mode != 0 && preferred && tiled.load_factors == nullptr && tiled.store_factors == nullptr;
 }
 
 cudaError_t launch_tall_mma(PassParams const& tiled, void const* src, void* dst,
