@@ -332,8 +332,9 @@ TEST_F(TcTallPass, ColumnsOf2dShapesAgainstCufftHalf) {
 }
 
 TEST_F(TcTallPass, TensorCoreStagesAt512RowsAgainstCufftHalf) {
-  // The untwiddled 512-row column passes, which take the Tensor Core stages by default
-  // (tall_mma_kernel.cu), on a few items (also what compute-sanitizer runs).
+  // The untwiddled 512-row column passes on a few items (also what compute-sanitizer runs):
+  // the Tensor Core stages take them by default from 1024 items (tall_mma_kernel.cu), here
+  // under the ctest entry TcTallPass.TensorCoreStagesEveryEligibleLength (FFTCORE_TC_TALL_MMA=3).
   run_cases({{512, 64, 3, nullptr}, {512, 32, 1, nullptr, fftcore::Scaling::kByN}}, false,
             fftcore::detail::tc::tall_pass::eligible);
 }

@@ -352,11 +352,15 @@ cudaError_t prepare_tall_mma_kernels() noexcept {
 /// and 24), ms per 2^28 elements in one call against the FP32 stages: 512x256 1.613-1.619
 /// against 1.634-1.638, 512x512 1.661-1.669 against 1.683-1.686; but 1024x1024 1.84 against
 /// 1.75, 2048x2048 1.92 against 1.81, 4096x4096 2.06 against 1.92, 1-D twiddled passes 4-7 %
-/// slower (latency-bound there: long and short scoreboard, MIO).
+/// slower (latency-bound there: long and short scoreboard, MIO). Only from kMmaMinItems items:
+/// the gain is the grid-stride loop's, and the small batches (two 512x256 images: 16 items)
+/// measured slower than cuFFT FP16 with them (16.8 against 15.5 us; NOTES.md session 24).
 bool runs_tall_mma(PassParams const& tiled) noexcept {
+  constexpr std::int64_t kMmaMinItems = 1024;
   static int const mode = env_mode("FFTCORE_TC_TALL_MMA");
   bool const preferred =
-      mode == 3 || (tiled.log_length == tall_pass::kMinLogLength && tiled.log_twiddle_n == 0);
+      mode == 3 || (tiled.log_length == tall_pass::kMinLogLength && tiled.log_twiddle_n == 0 &&
+                    tiled.blocks >= kMmaMinItems);
   return mode != 0 && preferred && tiled.load_factors == nullptr && tiled.store_factors == nullptr;
 }
 
