@@ -265,9 +265,17 @@ bool runs_tall_pass(PassParams const& pass) noexcept {
   // measured faster (2^19 2.10 against 2.21 ms, 2^25 2.91 against 2.97, 2^26 2.98 against
   // 3.12; from 1024: 2^20 2.09-2.10 against 2.20, 2^27 3.00 against 3.09).
   bool const twiddle_ok = pass.log_twiddle_n == 0 || pass.log_length >= 10;
+  // And from 128 items (about one per SM): one item of 2^14..2^15 words per block leaves most
+  // SMs idle on small transforms, where the register-chained pass's smaller tiles spread (two
+  // 512x256 images, 16 items: 19-20 against cuFFT FP16's 16-17 us, 0.83-0.88x; H100, session
+  // 24; 1.12-1.31x on the register-chained pass in session 21).
+  constexpr std::int64_t kMinItems = 128;
+  std::int64_t const items =
+      (pass.blocks << pass.log_tile) >> tall_pass::log_columns(pass.log_length);
   bool const preferred =
-      mode == 3 || (twiddle_ok && (pass.prefer_stockham_columns == 0 ||
-                                   pass.log_length > stockham::kMaxLogLengthColumns));
+      mode == 3 ||
+      (twiddle_ok && items >= kMinItems &&
+       (pass.prefer_stockham_columns == 0 || pass.log_length > stockham::kMaxLogLengthColumns));
   return mode != 0 && ((preferred && tall_pass::eligible(pass)) ||
                        (runs_tall_rows(pass.log_length) && tall_pass::rows_eligible(pass)));
 }
