@@ -131,10 +131,11 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 /// Whether launch_pass hands `pass` to the tall pass: tall_pass::eligible (FP16 column passes
 /// of 512..4096 points over whole items of C adjacent columns, with hooks; or with pass
 /// twiddles, without hooks), except the real row pairs' column FFTs of
-/// 512..2048 points (prefer_stockham_columns) and twiddled 512-point passes, unless
-/// FFTCORE_TC_TALL_PASS=0 is set (3: every eligible pass); and, as its rows form, the
-/// passes tall_pass::rows_eligible takes (the transposing last passes of two-pass 1-D plans)
-/// of 2048 and 4096 points (FFTCORE_TC_TALL_ROWS: 0 none, 3 all; FFTCORE_TC_TALL_PASS=0: none).
+/// 512..2048 points (prefer_stockham_columns), twiddled 512-point passes and passes of fewer
+/// than 128 items, unless FFTCORE_TC_TALL_PASS=0 is set (3: every eligible pass); and, as its rows
+/// form, the passes tall_pass::rows_eligible takes (the transposing last passes of two-pass 1-D
+/// plans) of 2048 and 4096 points (FFTCORE_TC_TALL_ROWS: 0 none, 3 all; FFTCORE_TC_TALL_PASS=0:
+/// none).
 [[nodiscard]] bool runs_tall_pass(PassParams const& pass) noexcept;
 /// FFTCORE_TC_TALL_ROWS (env_mode, tall_pass_kernel.cu), and whether the tall pass's rows form
 /// takes the eligible passes of 2^log_length points under it.
@@ -148,7 +149,8 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                            float2 const* coarse, float2 const* fine, bool inverse,
                                            cudaStream_t stream) noexcept;
 /// Its Tensor Core stages (kernels/tall_mma_kernel.cu) for a pass retiled to the tall pass's
-/// items: whether they take it (no hooks, unless FFTCORE_TC_TALL_MMA=0), and the launch.
+/// items: whether they take it (by default the unhooked untwiddled 512-row passes of 1024 items
+/// and more; FFTCORE_TC_TALL_MMA=0 none, =3 every unhooked pass), and the launch.
 [[nodiscard]] cudaError_t prepare_tall_mma_kernels() noexcept;
 [[nodiscard]] bool runs_tall_mma(PassParams const& tiled) noexcept;
 [[nodiscard]] cudaError_t launch_tall_mma(PassParams const& tiled, void const* src, void* dst,
