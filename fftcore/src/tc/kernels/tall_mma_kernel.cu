@@ -352,9 +352,10 @@ cudaError_t prepare_tall_mma_kernels() noexcept {
 /// and 24), ms per 2^28 elements in one call against the FP32 stages: 512x256 1.613-1.619
 /// against 1.634-1.638, 512x512 1.661-1.669 against 1.683-1.686; but 1024x1024 1.84 against
 /// 1.75, 2048x2048 1.92 against 1.81, 4096x4096 2.06 against 1.92, 1-D twiddled passes 4-7 %
-/// slower (latency-bound there: long and short scoreboard, MIO). Only from kMmaMinItems items:
-/// the gain is the grid-stride loop's, and the small batches (two 512x256 images: 16 items)
-/// measured slower than cuFFT FP16 with them (16.8 against 15.5 us; NOTES.md session 24).
+/// slower (latency-bound there: long and short scoreboard, MIO). Only from kMmaMinItems items,
+/// where that gain (the grid-stride loop's, 2^28-element batches) was measured; small
+/// transforms measured the same with and without them (NOTES.md session 24: their slowdown
+/// was the tall pass's, which now leaves passes of fewer than 128 items, runs_tall_pass).
 bool runs_tall_mma(PassParams const& tiled) noexcept {
   constexpr std::int64_t kMmaMinItems = 1024;
   static int const mode = env_mode("FFTCORE_TC_TALL_MMA");
