@@ -146,28 +146,35 @@ TEST(TcTallPass, StagesRunInPlaceOverPermutations) {
   }
 }
 
+/// Every warp access of stages first..3 under the column form's deal (input or output m of the
+/// lanes' butterflies) touches 32 distinct 4-byte banks, the words laid out by `slot_of`.
+void expect_column_deal_banks(int log_l, int first, int (*slot_of)(int, int, int)) {
+  Geometry const g{log_l};
+  for (int s = first; s < tp::kStages; ++s) {
+    for (int v = 0; v < g.rounds(s); ++v) {
+      for (int warp = 0; warp < tp::threads(log_l) / 32; ++warp) {
+        for (int m = 0; m < g.radix(s); ++m) {
+          std::set<int> banks;
+          for (int lane = 0; lane < 32; ++lane) {
+            int const q = tp::butterfly(32 * warp + lane, v, log_l);
+            int const a = tp::position(s, tp::column_butterfly(q, log_l), m, log_l);
+            banks.insert(slot_of(tp::column_of(q, log_l), a, log_l) & 31);
+          }
+          ASSERT_EQ(banks.size(), 32u)
+              << "L " << g.l() << " stage " << s << " warp " << warp << " m " << m;
+        }
+      }
+    }
+  }
+}
+
 TEST(TcTallPass, SharedAccessesMeet32BanksAndGlobalOnesWholeRuns) {
   for (int log_l : kLengths) {
     Geometry const g{log_l};
     int const per_row = std::min(32, g.columns());  // lanes on one row
     // Every warp access of every stage (input or output m of the lanes' butterflies; stages 1
     // and 2 write where stages 2 and 3 read) touches 32 distinct 4-byte banks.
-    for (int s = 0; s < tp::kStages; ++s) {
-      for (int v = 0; v < g.rounds(s); ++v) {
-        for (int warp = 0; warp < tp::threads(log_l) / 32; ++warp) {
-          for (int m = 0; m < g.radix(s); ++m) {
-            std::set<int> banks;
-            for (int lane = 0; lane < 32; ++lane) {
-              int const q = tp::butterfly(32 * warp + lane, v, log_l);
-              int const a = tp::position(s, tp::column_butterfly(q, log_l), m, log_l);
-              banks.insert(tp::slot(tp::column_of(q, log_l), a, log_l) & 31);
-            }
-            ASSERT_EQ(banks.size(), 32u)
-                << "L " << g.l() << " stage " << s << " warp " << warp << " m " << m;
-          }
-        }
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_column_deal_banks(log_l, 0, tp::slot));
     // Stage 1's loads and stage 3's stores: lane i of a warp on column c0 + i mod C of row
     // first + i / C (whole runs of C adjacent FP16 words, or 32 of them where C >= 32).
     for (int s : {0, 2}) {
@@ -343,22 +350,7 @@ TEST(TcTallPass, RowsFormDealsStageOneByRowsAndMeets32Banks) {
       }
     }
     // Stages 2 and 3 (the column form's deal) in the rows form's words: 32 banks each access.
-    for (int s = 1; s < tp::kStages; ++s) {
-      for (int v = 0; v < g.rounds(s); ++v) {
-        for (int warp = 0; warp < tp::threads(log_l) / 32; ++warp) {
-          for (int m = 0; m < g.radix(s); ++m) {
-            std::set<int> banks;
-            for (int lane = 0; lane < 32; ++lane) {
-              int const q = tp::butterfly(32 * warp + lane, v, log_l);
-              int const a = tp::position(s, tp::column_butterfly(q, log_l), m, log_l);
-              banks.insert(tp::rows_slot(tp::column_of(q, log_l), a, log_l) & 31);
-            }
-            ASSERT_EQ(banks.size(), 32u)
-                << "L " << g.l() << " stage " << s << " warp " << warp << " m " << m;
-          }
-        }
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_column_deal_banks(log_l, 1, tp::rows_slot));
   }
 }
 

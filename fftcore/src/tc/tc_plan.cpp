@@ -2,19 +2,19 @@
 // The Tensor Core backend behind detail::BackendPlan: plan-time checks, the twiddle tables on
 // the device (uploaded once, immutable), and execute, which enqueues the passes of the layout
 // with nothing but kernel launches (no allocation, no synchronisation: graph-capturable).
+#include "detail/backend_plan.hpp"
+
+#include "hooks.hpp"
+#include "tc/device_table.hpp"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/plan_logic.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
 #include <new>
 #include <utility>
 #include <vector>
-
-#include "detail/backend_plan.hpp"
-#include "hooks.hpp"
-#include "tc/device_table.hpp"
-#include "tc/kernels/pass_launch.hpp"
-#include "tc/plan_logic.hpp"
-#include "tc/tall_pass_layout.hpp"
 
 namespace fftcore::detail {
 namespace {
@@ -146,7 +146,7 @@ Status make_tensor_core_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>&
     // 2^21..2^23 in two passes on the tall pass, unless it is switched off.
     options.tall_two_pass = tc::env_switch_on("FFTCORE_TC_TALL_PASS");
     // 2^24 so too, with its last pass on the tall pass's rows form, unless that is off.
-    options.tall_rows = options.tall_two_pass && tc::runs_tall_rows(tc::tall_pass::kMaxLogLength);
+    options.tall_rows = tc::tall_rows_plans_on();
     // FFTCORE_TC_COLUMNS="c,e": strided passes over 2^c adjacent columns while tiles stay
     // within 2^e elements (PlanOptions), parsed like the split; unset: the defaults.
     std::vector<int> const columns = tc::split_override(std::getenv("FFTCORE_TC_COLUMNS"));

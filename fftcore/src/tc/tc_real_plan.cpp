@@ -3,18 +3,18 @@
 // sub-plans run the existing pass kernel with their buffers mapped into the caller's `in`,
 // `out` and workspace, and the split kernel (real_transform.cu) sits between the row and
 // column FFTs. Execute is kernel launches only (no allocation, no synchronisation).
+#include "detail/backend_plan.hpp"
+
+#include "tc/device_table.hpp"
+#include "tc/kernels/pass_launch.hpp"
+#include "tc/real_layout.hpp"
+#include "tc/real_transform.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
 #include <new>
 #include <utility>
-
-#include "detail/backend_plan.hpp"
-#include "tc/device_table.hpp"
-#include "tc/kernels/pass_launch.hpp"
-#include "tc/real_layout.hpp"
-#include "tc/real_transform.hpp"
-#include "tc/tall_pass_layout.hpp"
 
 namespace fftcore::detail {
 namespace {
@@ -171,9 +171,8 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   static int const row_pairs = row_pairs_log_columns();
   // FFTCORE_TC_REAL_TWO_PASS=0 keeps the 1-D R2C's row FFTs of 2^21..2^24 complex points in
   // three passes (A/B); else they take the complex plans' two-pass splits where those are on.
-  static bool const tall = tc::env_switch_on("FFTCORE_TC_REAL_TWO_PASS") &&
-                           tc::env_switch_on("FFTCORE_TC_TALL_PASS") &&
-                           tc::runs_tall_rows(tc::tall_pass::kMaxLogLength);
+  static bool const tall =
+      tc::env_switch_on("FFTCORE_TC_REAL_TWO_PASS") && tc::tall_rows_plans_on();
   tc::RealLayout layout;
   if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall);
       s != Status::kSuccess) {

@@ -137,10 +137,10 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 /// plans) of 2048 and 4096 points (FFTCORE_TC_TALL_ROWS: 0 none, 3 all; FFTCORE_TC_TALL_PASS=0:
 /// none).
 [[nodiscard]] bool runs_tall_pass(PassParams const& pass) noexcept;
-/// FFTCORE_TC_TALL_ROWS (env_mode, tall_pass_kernel.cu), and whether the tall pass's rows form
-/// takes the eligible passes of 2^log_length points under it.
-[[nodiscard]] int tall_rows_mode() noexcept;
-[[nodiscard]] bool runs_tall_rows(int log_length) noexcept;
+/// Whether the planners may take 2^24 (complex) and the R2C's row FFTs of 2^21..2^24 points in
+/// two passes: the tall pass and its rows form at 4096 points both on (FFTCORE_TC_TALL_PASS,
+/// FFTCORE_TC_TALL_ROWS).
+[[nodiscard]] bool tall_rows_plans_on() noexcept;
 /// The tall pass (kernels/tall_pass_kernel.cu): C columns x L points per block at a time in FP16
 /// shared memory (C L = 2^14 on 256 threads at 512 rows, 2^15 on 512 threads from 1024);
 /// cudaErrorInvalidValue for passes it does not take.

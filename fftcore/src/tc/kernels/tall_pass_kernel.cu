@@ -233,6 +233,18 @@ cudaError_t prepare_length() noexcept {
   return e;
 }
 
+/// FFTCORE_TC_TALL_ROWS: 0 the rows form off (A/B; read once), which also keeps 2^24 in three
+/// passes (tc_plan.cpp); 3 every pass it can take. By default the last passes of 2048 and 4096
+/// points of the two-pass plans of 2^23 and 2^24; those of 512 and 1024 (2^21, 2^22) stay on
+/// the register-chained pass. H100, ms per 2^28 elements, two runs each in one call (NOTES.md,
+/// session 24), rows form against the register-chained pass (2^24: against three passes):
+/// 2^24 2.275-2.284 against 2.805-2.812, 2^23 2.226-2.240 against 2.270-2.299, but 2^22
+/// 2.170-2.184 against 2.156-2.175 and 2^21 2.080-2.082 against 2.057-2.062.
+bool runs_tall_rows(int log_length) noexcept {
+  static int const mode = env_mode("FFTCORE_TC_TALL_ROWS");
+  return mode == 3 || (mode == 1 && log_length >= 11);
+}
+
 }  // namespace
 
 cudaError_t prepare_tall_pass_kernels() noexcept {
@@ -280,21 +292,8 @@ bool runs_tall_pass(PassParams const& pass) noexcept {
                        (runs_tall_rows(pass.log_length) && tall_pass::rows_eligible(pass)));
 }
 
-/// FFTCORE_TC_TALL_ROWS: 0 the rows form off (A/B; read once), which also keeps 2^24 in three
-/// passes (tc_plan.cpp); 3 every pass it can take. By default the last passes of 2048 and 4096
-/// points of the two-pass plans of 2^23 and 2^24; those of 512 and 1024 (2^21, 2^22) stay on
-/// the register-chained pass. H100, ms per 2^28 elements, two runs each in one call (NOTES.md,
-/// session 24), rows form against the register-chained pass (2^24: against three passes):
-/// 2^24 2.275-2.284 against 2.805-2.812, 2^23 2.226-2.240 against 2.270-2.299, but 2^22
-/// 2.170-2.184 against 2.156-2.175 and 2^21 2.080-2.082 against 2.057-2.062.
-int tall_rows_mode() noexcept {
-  static int const mode = env_mode("FFTCORE_TC_TALL_ROWS");
-  return mode;
-}
-
-bool runs_tall_rows(int log_length) noexcept {
-  int const mode = tall_rows_mode();
-  return mode == 3 || (mode == 1 && log_length >= 11);
+bool tall_rows_plans_on() noexcept {
+  return env_switch_on("FFTCORE_TC_TALL_PASS") && runs_tall_rows(tall_pass::kMaxLogLength);
 }
 
 cudaError_t launch_tall_pass(PassParams const& pass, void const* src, void* dst,
