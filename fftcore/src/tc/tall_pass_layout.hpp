@@ -169,4 +169,73 @@ FFTCORE_HD inline bool rows_eligible(PassParams const& p) {
          p.out_stride[0] == 1 && p.extent[0] % c == 0 && p.out_elem_stride >= c && p.scatter != 0;
 }
 
+// The paired rows form (pairs_eligible, PassParams::real_pairs = kTallPairs): the R2C split in
+// the store of the rows form, the last pass of a 1-D R2C's row FFT of M = P L points in two
+// passes. Its sequence t < P writes Z[t + P k], whose partner Z[M - t - P k] is output
+// L - 1 - k of sequence P - t. Item g of a transform (g < P / C) holds the H = C / 2 sequences
+// t = g H + c in columns c < H and their mirrors P - t in columns H + c, except that item 0's
+// column H (the mirror of t = 0) holds t = P / 2: every sequence once. Stage 3 deals its
+// butterflies as pairs: the thread of column c takes its column's butterflies w of rounds 0 and
+// 1 (w = w0 + round_step v, v < 2 G) and beside each the partner butterfly 255 - w of column
+// c ^ H, whose output R3 - 1 - k3 is the mirror of its output k3; it writes X[n] and X[M - n]
+// for n = t + P (w + 256 k3), t the sequence of column c. So its warp stores are two runs of
+// H adjacent words (t ascending, P - t descending), and the threads of column c ^ H take that
+// column's other half. Item 0's columns 0 and H pair with themselves (t = 0: k with L - k;
+// P / 2: k with L - 1 - k): their threads keep the column form's deal, put s3 Z in a scratch of
+// 2 L words, and after a barrier all threads split those L + 1 pairs (pair_self).
+
+/// log2 of H = C / 2, the sequences of an item's own half.
+FFTCORE_HD constexpr int log_pair_half(int log_l) { return log_columns(log_l) - 1; }
+/// The sequence held in column c of pair item g (P = 2^log_p).
+FFTCORE_HD constexpr int pair_sequence(int c, int g, int log_l, int log_p) {
+  int const log_h = log_pair_half(log_l);
+  int const t = (g << log_h) + (c & ((1 << log_h) - 1));
+  if (c < (1 << log_h)) return t;
+  return t == 0 ? 1 << (log_p - 1) : (1 << log_p) - t;
+}
+/// The column whose butterflies pair with column c's: c + H or c - H.
+FFTCORE_HD constexpr int pair_partner(int c, int log_l) { return c ^ (1 << log_pair_half(log_l)); }
+/// The partner of stage-3 butterfly w (outputs w + 256 k3 and L - 1 - that): 255 - w.
+FFTCORE_HD constexpr int pair_butterfly(int w) { return (1 << kLogLastButterflies) - 1 - w; }
+/// Stage-3 pairs per thread and item, r = (round u < 2) G + group g: w = w0 + round_step r.
+FFTCORE_HD constexpr int log_pair_rounds(int log_l) { return log_last_group(log_l) + 1; }
+/// Whether column c of item g pairs with itself (item 0's columns 0 and H).
+FFTCORE_HD constexpr bool pair_self(int c, int g, int log_l) {
+  return g == 0 && (c & ((1 << log_pair_half(log_l)) - 1)) == 0;
+}
+/// Item 0's self pairs, e < L + 1: column 0 (t = 0) for e <= L / 2: X[P e] and X[M - P e] from
+/// outputs e and L - e (e = 0: X[0] and X[M] from output 0; e = L / 2: X[M / 2]); column H
+/// (t = P / 2) for e > L / 2, i = e - L / 2 - 1: X[P / 2 + P i] and X[M - that] from outputs i
+/// and L - 1 - i. SelfPair: the scratch words of a and b (column 0's at 0, H's at L) and n.
+struct SelfPair {
+  int a, b;
+  std::uint32_t n;
+};
+FFTCORE_HD constexpr SelfPair self_pair(int e, int log_l, int log_p) {
+  int const l = 1 << log_l;
+  if (e <= l / 2) return {e, (l - e) & (l - 1), static_cast<std::uint32_t>(e) << log_p};
+  int const i = e - l / 2 - 1;
+  return {l + i, l + l - 1 - i, (1u << (log_p - 1)) + (static_cast<std::uint32_t>(i) << log_p)};
+}
+
+/// Whether the paired rows form can run `p`: real_pairs = kTallPairs over P = 2^pair_log_sequences
+/// >= C sequences of a two-pass row FFT (pair_log_l0 = pair_log_sequences, sequence t's row at
+/// t pair_in_stride0 = in_stride[0] >= L, points adjacent), 512 <= L <= 4096, FP16, no twiddles, no
+/// hooks; items of C (log_tile, tiles0 = P / C, blocks tiles0 x the batch), transforms in_stride[1]
+/// apart in and rows of M + 1 (out_stride[1]) out, to the other buffer.
+FFTCORE_HD inline bool pairs_eligible(PassParams const& p) {
+  if (p.log_length < kMinLogLength || p.log_length > kMaxLogLength) return false;
+  int const log_c = log_columns(p.log_length);
+  std::int64_t const m = std::int64_t{1} << (p.log_length + p.pair_log_sequences);
+  return p.real_pairs == kTallPairs && p.pair_log_sequences >= log_c &&
+         p.pair_log_l0 == p.pair_log_sequences && p.pair_in_stride1 == 0 &&
+         p.pair_in_stride0 >= (std::int64_t{1} << p.log_length) &&
+         p.in_stride[0] == p.pair_in_stride0 && p.in_fp32 == 0 && p.out_fp32 == 0 &&
+         p.log_twiddle_n == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
+         p.in_elem_stride == 1 && p.log_tile == log_c &&
+         p.extent[0] == (std::int64_t{1} << p.pair_log_sequences) &&
+         p.tiles0 == (p.extent[0] >> log_c) && p.blocks == p.tiles0 * p.extent[1] &&
+         p.extent[2] == 1 && p.in_stride[1] >= m && p.out_stride[1] == m + 1 && p.scatter != 0;
+}
+
 }  // namespace fftcore::detail::tc::tall_pass
