@@ -272,6 +272,12 @@ int main(int argc, char** argv) {
       }
       (void)cufftDestroy(handle);
     }
+    if (made != fftcore::Status::kSuccess) {  // e.g. 16384x16384: 2^28 > 2^27 elements
+      std::printf("| %s | %lld | - | not planned (%s) | - | - | - | %.3f | - | %.3f | - |\n",
+                  name.c_str(), batch, fftcore::to_string(made), ms16, ms32);
+      std::fflush(stdout);
+      continue;
+    }
     double const bytes = 8.0 * static_cast<double>(n * batch);
     double const eff = tc_ms > 0 ? bytes / (tc_ms * 1e6) : 0;
     std::printf("| %s | %lld | %d | %.3f | %.0f | %.0f | %.0f%% | %.3f | %.2fx | %.3f | %.2fx |\n",

@@ -11,7 +11,6 @@
 #include <fftcore/fftcore.hpp>
 #include <map>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -20,7 +19,6 @@
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/real_split.hpp"
 #include "../../fftcore/src/tc/stockham_pass_layout.hpp"
-#include "../../fftcore/src/tc/tall_pass_layout.hpp"
 #include "common/reference_dft.hpp"
 
 namespace {
@@ -871,137 +869,6 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
     EXPECT_FALSE(l.paired);
     EXPECT_TRUE(l.z_fp16);
     EXPECT_EQ(l.row.passes.size(), c.passes);
-  }
-}
-
-/// The tall pairs (PassParams::real_pairs = kTallPairs, the tall pass's paired rows form): with
-/// the R2C's row FFTs in two passes and the switch on, the planner takes them for 2^19..2^25
-/// reals; every item holds sequences of its transform, each once, and its threads' stage-3 pairs
-/// (and item 0's self pairs) read each butterfly of the item's columns once and write each X[n]
-/// of every row once, from Z[n] and Z[M - n]. Off, or with three row passes, the split kernel.
-TEST(RealPlan, TallPairsCoverEveryPairOnce) {
-  namespace tp = fftcore::detail::tc::tall_pass;
-  struct Case {
-    int log_n;
-    std::int64_t batch;
-  };
-  std::set<int> lengths;  // of the paired passes: every one the tall pass has
-  // (Small totals of 2^22 and 2^23 reals take three row passes.) The first and the last row of
-  // each batch are checked.
-  for (Case const c : {Case{19, 3}, Case{20, 2}, Case{21, 1}, Case{22, 8}, Case{23, 4}, Case{24, 2},
-                       Case{25, 1}, Case{19, 512}, Case{22, 64}, Case{25, 8}}) {
-    SCOPED_TRACE("n = 2^" + std::to_string(c.log_n) + " batch " + std::to_string(c.batch));
-    fftcore::PlanDesc d;
-    d.dims[0] = std::int64_t{1} << c.log_n;
-    d.batch = c.batch;
-    d.kind = Transform::kR2C;
-    RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  d, l, true, true, fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
-              Status::kSuccess);
-    ASSERT_TRUE(l.paired);
-    EXPECT_FALSE(l.z_fp16);
-    EXPECT_EQ(l.row_workspace_offset, l.z_offset);  // no Z
-    ASSERT_EQ(l.row.passes.size(), 2u);
-    PassParams const& p = l.row.passes.back();
-    ASSERT_EQ(p.real_pairs, fftcore::detail::tc::kTallPairs);
-    ASSERT_TRUE(tp::pairs_eligible(p));
-    lengths.insert(p.log_length);
-    EXPECT_EQ(p.src, Buffer::kWorkspace);
-    EXPECT_EQ(p.dst, Buffer::kOut);
-    int const log_l = p.log_length, log_p = p.pair_log_sequences;
-    int const columns = 1 << tp::log_columns(log_l), threads = tp::threads(log_l);
-    int const r3 = 1 << tp::log_last_radix(log_l), step = 1 << tp::log_round_step(log_l);
-    std::int64_t const m = std::int64_t{1} << (c.log_n - 1), l_len = std::int64_t{1} << log_l;
-    ASSERT_EQ(std::int64_t{1} << (log_l + log_p), m);
-    ASSERT_EQ(p.blocks, (m / l_len / columns) * c.batch);
-    std::vector<int> seen(static_cast<std::size_t>(2 << log_p), 0);
-    std::vector<int> written(static_cast<std::size_t>(2 * (m + 1)), 0);
-    for (std::int64_t item = 0; item < p.blocks; ++item) {
-      int const g = static_cast<int>(item % p.tiles0);
-      std::int64_t const transform = item / p.tiles0;
-      if (transform != 0 && transform != c.batch - 1) continue;
-      std::int64_t const b = transform == 0 ? 0 : 1;  // the counters' row
-      std::int64_t const row = b * (m + 1);
-      ASSERT_EQ(p.out_stride[1], m + 1);
-      std::vector<std::int64_t> t(static_cast<std::size_t>(columns));
-      for (int col = 0; col < columns; ++col) {
-        t[static_cast<std::size_t>(col)] = tp::pair_sequence(col, g, log_l, log_p);
-        ++seen.at(static_cast<std::size_t>((b << log_p) + t[static_cast<std::size_t>(col)]));
-      }
-      // Each (column, butterfly) of stage 3 read once per item.
-      std::vector<int> reads(static_cast<std::size_t>(columns * 256), 0);
-      auto const z_index = [&](int col, int w, int k) {
-        return t[static_cast<std::size_t>(col)] + (std::int64_t{tp::output_index(w, k)} << log_p);
-      };
-      for (int j = 0; j < threads; ++j) {
-        int const col = tp::column_of(j, log_l), w0 = tp::column_butterfly(j, log_l);
-        if (tp::pair_self(col, g, log_l)) {  // its column into the scratch, every butterfly
-          for (int v = 0; v < tp::kRounds << tp::log_last_group(log_l); ++v) {
-            ++reads.at(static_cast<std::size_t>(col * 256 + w0 + v * step));
-          }
-          continue;
-        }
-        int const partner = tp::pair_partner(col, log_l);
-        for (int v = 0; v < (1 << tp::log_pair_rounds(log_l)); ++v) {
-          int const w = w0 + v * step, pw = tp::pair_butterfly(w);
-          ++reads.at(static_cast<std::size_t>(col * 256 + w));
-          ++reads.at(static_cast<std::size_t>(partner * 256 + pw));
-          for (int k = 0; k < r3; ++k) {
-            std::int64_t const n = z_index(col, w, k);
-            ASSERT_EQ(z_index(partner, pw, r3 - 1 - k), m - n) << "item " << item << " j " << j;
-            ASSERT_GT(n, 0);
-            ++written.at(static_cast<std::size_t>(row + n));
-            ++written.at(static_cast<std::size_t>(row + m - n));
-          }
-        }
-      }
-      EXPECT_EQ(std::count(reads.begin(), reads.end(), 1), columns * 256) << "item " << item;
-      if (g != 0) continue;
-      // Item 0's self pairs: scratch word q of column 0 (q < L) or H (q - L) in output order.
-      int const h = columns / 2;
-      auto const scratch_z = [&](int q) {
-        return q < l_len ? z_index(0, q & 255, q >> 8)
-                         : z_index(h, (q - l_len) & 255, (q - l_len) >> 8);
-      };
-      EXPECT_EQ(t[0], 0);
-      EXPECT_EQ(t[static_cast<std::size_t>(h)], m / l_len / 2);
-      for (int e = 0; e <= l_len; ++e) {
-        tp::SelfPair const q = tp::self_pair(e, log_l, log_p);
-        if (e == 0) {  // X[0] and X[M] from Z[0]
-          EXPECT_EQ(scratch_z(q.a), 0);
-          ++written.at(static_cast<std::size_t>(row));
-          ++written.at(static_cast<std::size_t>(row + m));
-        } else if (e == l_len / 2) {  // X[M / 2] = conj Z[M / 2]
-          EXPECT_EQ(scratch_z(q.a), m / 2);
-          ++written.at(static_cast<std::size_t>(row + m / 2));
-        } else {
-          EXPECT_EQ(scratch_z(q.a), static_cast<std::int64_t>(q.n)) << "e " << e;
-          EXPECT_EQ(scratch_z(q.b), m - q.n) << "e " << e;
-          ++written.at(static_cast<std::size_t>(row + q.n));
-          ++written.at(static_cast<std::size_t>(row + m - q.n));
-        }
-      }
-    }
-    std::size_t const checked = c.batch > 1 ? 2 : 1;
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1),
-              static_cast<std::ptrdiff_t>(checked << log_p));
-    EXPECT_EQ(std::count(written.begin(), written.end(), 1),
-              static_cast<std::ptrdiff_t>(checked * static_cast<std::size_t>(m + 1)));
-  }
-  EXPECT_EQ(lengths, (std::set<int>{9, 10, 11, 12}));
-  // Off (the default arguments), or three row passes (2^26, 2^27): the split kernel.
-  for (int log_n : {22, 26, 27}) {
-    fftcore::PlanDesc d;
-    d.dims[0] = std::int64_t{1} << log_n;
-    d.kind = Transform::kR2C;
-    RealLayout l;
-    bool const on = log_n != 22;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  d, l, true, true, fftcore::detail::tc::kLogMinRowPairsColumns, true, on),
-              Status::kSuccess);
-    EXPECT_FALSE(l.paired) << log_n;
-    EXPECT_TRUE(l.z_fp16) << log_n;
   }
 }
 

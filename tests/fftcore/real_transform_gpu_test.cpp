@@ -363,17 +363,6 @@ TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
   }
 }
 
-/// The R2C sizes whose split rides in the tall pass's paired rows form (PassParams::real_pairs =
-/// kTallPairs: the last of two row passes, 512..4096 points; FFTCORE_TC_TALL_PAIRS, on by
-/// default), odd batches where the plan stays in two passes; a small set for compute-sanitizer.
-TEST_F(RealTransform, R2cTallPairsOddBatches) {
-  for (auto const [k, batch] : std::vector<std::pair<int, std::int64_t>>{
-           {19, 3}, {20, 3}, {21, 1}, {22, 9}, {23, 5}, {24, 3}, {25, 1}}) {
-    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
-    compare_r2c(0, std::int64_t{1} << k, batch);
-  }
-}
-
 std::vector<std::pair<std::int64_t, std::int64_t>> const kShapes2d = {
     {2, 2},     {4, 8},       {16, 16},     {64, 8},      {8, 2048},   {1024, 32},
     {256, 256}, {2, 1 << 14}, {1 << 14, 2}, {2048, 1024}, {4096, 4096}};

@@ -22,8 +22,6 @@ inline constexpr int kLogMaxBlockElements = 14;  ///< 2^14 complex FP32 = 128 Ki
 inline constexpr int kLogMinBlockElements = 9;   ///< one warp of 16 elements per thread
 inline constexpr int kLogCoarse = 14;            ///< coarse table: W_{2^14}^i, i < 2^14
 inline constexpr int kLogTwiddleBase = 28;       ///< pass twiddles: W_{2^28}^e = coarse * fine
-/// PassParams::real_pairs of the tall pass's paired rows form (1: the register-chained pass's).
-inline constexpr int kTallPairs = 2;
 
 /// Buffers a pass reads or writes.
 enum class Buffer : std::int32_t { kIn = 0, kOut = 1, kWorkspace = 2 };
@@ -68,8 +66,6 @@ struct PassParams {
   /// writes X[n] and X[M - n] to rows of M + 1 (out_stride[1] apart). Sequence t = t0 + L0 t1
   /// (L0 = 2^pair_log_l0) reads its row at t0 pair_in_stride0 + t1 pair_in_stride1 past the
   /// transform's in_stride[1] b. Digits: extent[0] = P (tiles of T), extent[1] = the batch.
-  /// kTallPairs (2) instead: the same split on the tall pass's rows form (two passes only,
-  /// tall_pass_layout.hpp: pairs_eligible), items of C / 2 sequences and their mirrors.
   std::int32_t real_pairs = 0;
   std::int32_t pair_log_sequences = 0;
   std::int32_t pair_log_l0 = 0;

@@ -18,7 +18,6 @@
 #include "tc/fast_pass_layout.hpp"
 #include "tc/long_pass_layout.hpp"
 #include "tc/stockham_pass_layout.hpp"
-#include "tc/tall_pass_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -178,48 +177,6 @@ bool fuse_pairs(RealLayout& layout) {
   return true;
 }
 
-/// The tall pairs (real_layout.hpp), when the row FFT is two passes whose last, untwiddled,
-/// reads its P = M / L >= C sequences as rows of L points and writes them transposed (the
-/// planner's two-pass split, plan_logic.cpp) with 512 <= L <= 4096: that pass rewritten to the
-/// tall pass's paired rows form (tall_pass::pairs_eligible), writing rows of M + 1; the split's
-/// scale joins the pass's.
-bool fuse_tall_pairs(RealLayout& layout) {
-  std::vector<PassParams>& passes = layout.row.passes;
-  if (!layout.r2c || layout.rank2 || passes.size() != 2) return false;
-  PassParams const& last = passes.back();
-  int const log_l = last.log_length;
-  int const log_p = layout.log_m - log_l;
-  std::int64_t const m = std::int64_t{1} << layout.log_m;
-  std::int64_t const l = std::int64_t{1} << log_l;
-  if (log_l < tall_pass::kMinLogLength || log_l > tall_pass::kMaxLogLength ||
-      log_p < tall_pass::log_columns(log_l) || last.log_twiddle_n != 0 || last.in_fp32 != 0 ||
-      last.out_fp32 != 0 || last.in_elem_stride != 1 || last.in_stride[0] != l ||
-      last.extent[0] != (std::int64_t{1} << log_p) || last.extent[1] != layout.rows ||
-      last.extent[2] != 1 || last.out_elem_stride != (std::int64_t{1} << log_p) ||
-      last.out_stride[0] != 1 || last.in_stride[1] != m || last.out_stride[1] != m) {
-    return false;
-  }
-  PassParams p = last;
-  p.real_pairs = kTallPairs;
-  p.pair_log_sequences = log_p;
-  p.pair_log_l0 = log_p;
-  p.pair_in_stride0 = l;
-  p.pair_in_stride1 = 0;
-  p.out_stride[1] = m + 1;
-  p.log_tile = tall_pass::log_columns(log_l);
-  p.tiles0 = std::int64_t{1} << (log_p - p.log_tile);
-  p.blocks = p.tiles0 * layout.rows;
-  p.threads = tall_pass::threads(log_l);
-  p.scale *= layout.split_factor;
-  p.scatter = 1;
-  p.dst = Buffer::kOut;
-  set_origin_shortcuts(p);
-  if (!tall_pass::pairs_eligible(p)) return false;
-  passes.back() = p;
-  layout.paired = true;
-  return true;
-}
-
 /// The column split (real_layout.hpp), when the row FFT's first pass runs down the D0 = M / L
 /// adjacent columns of each transform (digit 0) and the batch (digit 1) on a kernel that takes
 /// the split (the column pass, or the register-chained pass at 256..1024 points): it reads
@@ -351,7 +308,7 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
 }  // namespace
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
-                         int row_pairs_log_columns, bool tall, bool tall_pairs) noexcept {
+                         int row_pairs_log_columns, bool tall) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -401,8 +358,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
   if (fp16_rows && !layout.small && !layout.row_pairs && !fuse_split(layout) &&
-      !fuse_pairs(layout) && !(tall_pairs && fuse_tall_pairs(layout)) &&
-      !fuse_column_split(layout)) {
+      !fuse_pairs(layout) && !fuse_column_split(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..256 points, M =
       // 16..128, take the small real kernels above): Z in FP16, so that the row FFT runs the

@@ -140,7 +140,7 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns,
-                                       bool tall = false, bool tall_pairs = false) noexcept;
+                                       bool tall = false) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

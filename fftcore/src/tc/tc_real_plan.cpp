@@ -173,17 +173,8 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   // three passes (A/B); else they take the complex plans' two-pass splits where those are on.
   static bool const tall =
       tc::env_switch_on("FFTCORE_TC_REAL_TWO_PASS") && tc::tall_rows_plans_on();
-  // FFTCORE_TC_TALL_PAIRS=1 hands the last pass of the 1-D R2C's two-pass row FFTs to the tall
-  // pass's paired rows form (the split in its store), opt-in: measured slower than that pass
-  // and the split kernel at every size (H100, ms per 2^28 reals, same call, NOTES.md session
-  // 25): 2^19 1.97 against 1.32, 2^20 1.69 against 1.46, 2^22 1.56 against 1.45, 2^24 2.19
-  // against 1.54, 2^25 3.0 against 1.56.
-  static bool const tall_pairs = [] {
-    char const* v = std::getenv("FFTCORE_TC_TALL_PAIRS");
-    return v != nullptr && v[0] == '1' && tc::env_switch_on("FFTCORE_TC_TALL_PASS");
-  }();
   tc::RealLayout layout;
-  if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, tall_pairs);
+  if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall);
       s != Status::kSuccess) {
     return s;
   }

@@ -382,11 +382,7 @@ bool runs_fast_pass(PassParams const& pass) noexcept {
 
 cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  // The R2C split over sequence pairs: the register-chained pass, or the tall pass's paired
-  // rows form (kTallPairs).
-  if (pass.real_pairs == kTallPairs) {
-    return launch_tall_pairs(pass, src, dst, coarse, fine, stream);
-  }
+  // The R2C split over sequence pairs: the register-chained pass only.
   if (pass.real_pairs != 0) {
     return runs_fast_pass(pass) ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)
                                 : cudaErrorInvalidValue;

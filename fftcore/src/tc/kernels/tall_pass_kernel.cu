@@ -34,14 +34,10 @@ constexpr int tall_ahead = kHooked ? 1 : 2;
 /// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
 /// tall_pass::eligible: no hooks with them). kRows: the rows form (tall_pass::rows_eligible:
 /// stage 1 reads each sequence as a row, lanes on adjacent points; the words in rows_slot).
-/// kPairs (with kRows, forward, no hooks or twiddles): the paired rows form
-/// (tall_pass::pairs_eligible), the R2C split in stage 3.
-template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kRows, bool kPairs = false>
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kRows>
 __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                      float2 const* fine) {
-  static_assert(!kPairs || (kRows && !kInverse && !kHooked && !kTwiddled),
-                "the paired rows form: forward, no hooks, no twiddles");
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
@@ -80,38 +76,8 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   std::uint32_t const m_step = in_es << kLogB;
   // The twiddle index of column c of an item (mod 2^32 suffices, pass_params.hpp).
   std::uint32_t tw_at = 0;
-  // The paired rows form: stage 1's rounds 2 and 3 read mirror sequences (from2, from3), not
-  // at a fixed step from round 0's; stage 3 writes the transform's row `to` for the sequence
-  // pair_t of column c, item pair_g of the transform.
-  std::uint32_t const* from2 = nullptr;
-  std::uint32_t const* from3 = nullptr;
-  std::uint32_t pair_t = 0;
-  int pair_g = 0;
-  int const log_p = kPairs ? p.pair_log_sequences : 0;
-  auto const pairs_base_of = [&](std::int64_t item, std::uint32_t const*& from,
-                                 std::uint32_t*& to) {
-    auto const it = static_cast<std::uint32_t>(item);
-    auto const tiles0 = static_cast<std::uint32_t>(p.tiles0);  // a power of two
-    pair_g = static_cast<int>(it & (tiles0 - 1));
-    std::int64_t const b = it >> __popc(tiles0 - 1);
-    constexpr int kQuarter = 1 << (tp::log_columns(kLogL) - tp::kLogRounds);  // C / 4
-    auto const row_of = [&](int column) {
-      auto const t = static_cast<std::int64_t>(tp::pair_sequence(column, pair_g, kLogL, log_p));
-      return opaque(static_cast<std::uint32_t const*>(src) + b * p.in_stride[1] +
-                    t * p.pair_in_stride0 + b1);
-    };
-    from = row_of(c1);
-    from2 = row_of(c1 + 2 * kQuarter);
-    from3 = row_of(c1 + 3 * kQuarter);
-    pair_t = static_cast<std::uint32_t>(tp::pair_sequence(c, pair_g, kLogL, log_p));
-    to = static_cast<std::uint32_t*>(dst) + b * p.out_stride[1];
-  };
   auto const base_of = [&](std::int64_t item, std::uint32_t& in_at, std::uint32_t& out_at,
                            std::uint32_t const*& from, std::uint32_t*& to) {
-    if constexpr (kPairs) {
-      pairs_base_of(item, from, to);
-      return;
-    }
     BlockOrigin const o = block_origin(p, item);
     if constexpr (kTwiddled) {
       tw_at = static_cast<std::uint32_t>(o.twiddle_base) +
@@ -125,9 +91,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base + c);
   };
   auto const load_round = [&](std::uint32_t const* from, int u, std::uint32_t(&raw)[kR]) {
-    std::uint32_t const* at = opaque(!kPairs || u < 2 ? from + u * round_step
-                                     : u == 2         ? from2
-                                                      : from3);
+    std::uint32_t const* at = opaque(from + u * round_step);
 #pragma unroll
     for (int m = 0; m < kR; ++m) {
       raw[m] = *at;
@@ -196,37 +160,24 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     __syncthreads();
     // The next item's first rounds, in flight while this one's last stage runs.
     tp::LastStageTarget const current{to, out_at, tw_at};
-    std::uint32_t const current_t = pair_t;
-    bool const first_item = pair_g == 0;  // the paired form's item 0 (block-uniform)
     std::int64_t const next_item = item + gridDim.x;
     if (next_item < p.blocks) {
       base_of(next_item, in_at, out_at, from, to);
 #pragma unroll
       for (int u = 0; u < kAhead; ++u) load_round(from, u, raw[u]);
     }
-    if constexpr (kPairs) {
-      std::uint32_t* const scratch = tp::pairs_scratch<kLogL>(words);
-      tp::last_stage_pairs<kLogL>(words, c, w0, current.seq, current_t,
-                                  first_item && tp::pair_self(c, 0, kLogL), scratch, log_p, s3);
-      if (first_item) {
-        __syncthreads();  // the self pairs' scratch written
-        tp::split_self_pairs<kLogL>(scratch, current.seq, log_p, j);
-      }
-    } else {
-      tp::last_stage<kLogL, kInverse, kHooked, kTwiddled, kWords>(p, words, c, w0, current, s3,
-                                                                 coarse, fine);
-    }
+    tp::last_stage<kLogL, kInverse, kHooked, kTwiddled, kWords>(p, words, c, w0, current, s3,
+                                                               coarse, fine);
     __syncthreads();  // this stage's reads before the next item's stage-1 writes
   }
 }
 
-template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false, bool kRows = false,
-          bool kPairs = false>
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false, bool kRows = false>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                            float2 const* fine, cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
-  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled, kRows, kPairs>;
-  constexpr std::size_t smem = kPairs ? tp::kPairsSmemBytes<kLogL> : tp::kSmemBytes<kLogL>;
+  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled, kRows>;
+  constexpr std::size_t smem = tp::kSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
       resident_grid(kernel, tp::threads(kLogL), smem, resident_cache, pass.blocks, grid);
@@ -278,11 +229,6 @@ cudaError_t prepare_length() noexcept {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(tp::kSmemBytes<kLogL>));
     }
-  }
-  if (e == cudaSuccess) {
-    e = cudaFuncSetAttribute(tall_pass_kernel<kLogL, false, false, false, true, true>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             static_cast<int>(tp::kPairsSmemBytes<kLogL>));
   }
   return e;
 }
@@ -344,28 +290,6 @@ bool runs_tall_pass(PassParams const& pass) noexcept {
        (pass.prefer_stockham_columns == 0 || pass.log_length > stockham::kMaxLogLengthColumns));
   return mode != 0 && ((preferred && tall_pass::eligible(pass)) ||
                        (runs_tall_rows(pass.log_length) && tall_pass::rows_eligible(pass)));
-}
-
-cudaError_t launch_tall_pairs(PassParams const& pass, void const* src, void* dst,
-                              float2 const* coarse, float2 const* fine,
-                              cudaStream_t stream) noexcept {
-  if (!tall_pass::pairs_eligible(pass)) return cudaErrorInvalidValue;
-  switch (pass.log_length) {
-    case 9:
-      return launch_variant<9, false, false, false, true, true>(pass, src, dst, coarse, fine,
-                                                                 stream);
-    case 10:
-      return launch_variant<10, false, false, false, true, true>(pass, src, dst, coarse, fine,
-                                                                  stream);
-    case 11:
-      return launch_variant<11, false, false, false, true, true>(pass, src, dst, coarse, fine,
-                                                                  stream);
-    case 12:
-      return launch_variant<12, false, false, false, true, true>(pass, src, dst, coarse, fine,
-                                                                  stream);
-    default:
-      return cudaErrorInvalidValue;
-  }
 }
 
 bool tall_rows_plans_on() noexcept {

@@ -12,7 +12,6 @@
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
-#include "tc/real_split.hpp"
 #include "tc/tall_mma_layout.hpp"
 #include "tc/tall_pass_layout.hpp"
 
@@ -28,17 +27,6 @@ constexpr std::size_t kSmemBytes =
 template <int kLogL>
 __device__ __forceinline__ float2* stage2_table(std::uint32_t* words) {
   return reinterpret_cast<float2*>(words + slots(kLogL));
-}
-
-/// The paired rows form's shared memory: kSmemBytes, then the scratch of item 0's self pairs
-/// (2 L FP16 words: columns 0 and H in output order).
-template <int kLogL>
-constexpr std::size_t kPairsSmemBytes =
-    kSmemBytes<kLogL> + (std::size_t{2} << kLogL) * sizeof(std::uint32_t);
-
-template <int kLogL>
-__device__ __forceinline__ std::uint32_t* pairs_scratch(std::uint32_t* words) {
-  return words + slots(kLogL) + (2 << log_column_butterflies(kLogL));
 }
 
 /// Stage 2's table W_(L/16)^(b0 k2) s3, entry k2 R3 + b0.
@@ -168,90 +156,6 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
         *at = pack_word(y) ^ conj;
         at = opaque(at + (out_es << kLogLastButterflies));
       }
-    }
-  }
-}
-
-
-/// Stage 3 of the paired rows form (tall_pass_layout.hpp: the pairs' deal): the thread of
-/// column c (sequence t, partner column c ^ H) takes butterfly w of rounds 0 and 1 of its column
-/// and 255 - w of the partner's, and writes X[n] and X[M - n], n = t + P (w + 256 k3), to the
-/// transform's half-spectrum row `row` (M + 1 words, M = 2^(kLogL + log_p)). Item 0's columns 0
-/// and H (`self`) instead put s3 Z of their column's every output in `scratch`, for pair_self.
-template <int kLogL>
-__device__ __forceinline__ void last_stage_pairs(std::uint32_t const* words, int c, int w0,
-                                                 std::uint32_t* row, std::uint32_t t,
-                                                 bool self, std::uint32_t* scratch, int log_p,
-                                                 float s3) {
-  constexpr int kLogR3 = log_last_radix(kLogL);
-  constexpr int kR3 = 1 << kLogR3;
-  constexpr int kLogG = log_last_group(kLogL);
-  constexpr int kStep = 1 << log_round_step(kLogL);
-  if (self) {  // the column form's deal over the thread's own column, into the scratch
-    std::uint32_t* const out = scratch + ((c == 0 ? 0 : 1) << kLogL);
-#pragma unroll 1
-    for (int v = 0; v < (kRounds << kLogG); ++v) {
-      int const w = w0 + v * kStep;
-      float2 a[kR3];
-      butterfly_dft<kLogL, 2, kLogR3, kRows>(words, c, w, a);
-#pragma unroll
-      for (int k = 0; k < kR3; ++k) {
-        out[output_index(w, k)] = pack_word(cscale(a[bit_reverse<kLogR3>(k)], s3));
-      }
-    }
-    return;
-  }
-  int const log_m = kLogL + log_p;
-  std::uint32_t const m = 1u << log_m;
-  std::uint32_t const k3_step = 1u << (kLogLastButterflies + log_p);  // n from k3 to k3 + 1
-  float2 const w_step = split_twiddle(k3_step, log_m);                  // W^(256 P)
-  int const partner = pair_partner(c, kLogL);
-#pragma unroll 1
-  for (int v = 0; v < (1 << log_pair_rounds(kLogL)); ++v) {
-    int const w = w0 + v * kStep;
-    float2 a[kR3], b[kR3];
-    butterfly_dft<kLogL, 2, kLogR3, kRows>(words, c, w, a);
-    butterfly_dft<kLogL, 2, kLogR3, kRows>(words, partner, pair_butterfly(w), b);
-    std::uint32_t n = t + (static_cast<std::uint32_t>(w) << log_p);
-    float2 tw = split_twiddle(n, log_m);
-#pragma unroll
-    for (int k = 0; k < kR3; ++k) {
-      float2 xn, xm;
-      split_forward_pair(a[bit_reverse<kLogR3>(k)], b[bit_reverse<kLogR3>(kR3 - 1 - k)], tw, s3,
-                         xn, xm);
-      row[n] = pack_word(xn);
-      row[m - n] = pack_word(xm);
-      if (k + 1 < kR3) {
-        n += k3_step;
-        tw = cmul(tw, w_step);
-      }
-    }
-  }
-}
-
-/// Item 0's self pairs (tall_pass_layout.hpp: self_pair) from the scratch, on all threads,
-/// after a barrier behind last_stage_pairs.
-template <int kLogL>
-__device__ __forceinline__ void split_self_pairs(std::uint32_t const* scratch, std::uint32_t* row,
-                                                 int log_p, int j) {
-  int const log_m = kLogL + log_p;
-  std::uint32_t const m = 1u << log_m;
-  constexpr int kL = 1 << kLogL;
-  for (int e = j; e <= kL; e += threads(kLogL)) {
-    SelfPair const q = self_pair(e, kLogL, log_p);
-    float2 const a = unpack_word(scratch[q.a]);
-    if (e == 0) {
-      float2 x0, xm;
-      split_forward_ends(a, 1.0f, x0, xm);
-      row[0] = pack_word(x0);
-      row[m] = pack_word(xm);
-    } else if (e == kL / 2) {
-      row[m / 2] = pack_word(split_forward_middle(a, 1.0f));
-    } else {
-      float2 xn, xm;
-      split_forward_pair(a, unpack_word(scratch[q.b]), split_twiddle(q.n, log_m), 1.0f, xn, xm);
-      row[q.n] = pack_word(xn);
-      row[m - q.n] = pack_word(xm);
     }
   }
 }
