@@ -11,7 +11,9 @@
 #include <fftcore/fftcore.hpp>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "../../fftcore/src/tc/column_pass_layout.hpp"
@@ -19,6 +21,8 @@
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/real_split.hpp"
 #include "../../fftcore/src/tc/stockham_pass_layout.hpp"
+#include "../../fftcore/src/tc/tall_pass_layout.hpp"
+#include "../../fftcore/src/tc/tall_real_layout.hpp"
 #include "common/reference_dft.hpp"
 
 namespace {
@@ -870,6 +874,184 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
     EXPECT_TRUE(l.z_fp16);
     EXPECT_EQ(l.row.passes.size(), c.passes);
   }
+}
+
+/// The halves (RealLayout::halves, tall_real_layout.hpp), emulated in double with the kernels'
+/// maps on the first and last transform of each batch: pass 1's column FFTs, its stage-3 pair
+/// deal (each butterfly once, as own or partner; partner outputs the mirrors N2 - k2), the
+/// separation and twiddles into the rows k2 <= N2 / 2 of Y (each word once); pass 2's row FFTs
+/// and half_target (each X[k], k <= N / 2, once). The result is the R2C to double precision.
+/// Where the planner takes the halves: 2^19..2^22 reals with 128 items a pass; not at 2^17,
+/// 2^18, 2^23..2^25, small batches, or switched off.
+TEST(RealPlan, HalvesEmulatedWithTheKernelMaps) {
+  namespace tp = fftcore::detail::tc::tall_pass;
+  namespace tr = fftcore::detail::tc::tall_real;
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::set<std::pair<int, int>> lengths;  // (pass 1, pass 2) lengths seen
+  for (auto const [log_n, batch] :
+       std::vector<std::pair<int, std::int64_t>>{{19, 17}, {20, 8}, {21, 4}, {22, 3}, {22, 2}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(log_n) + " batch " + std::to_string(batch));
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << log_n, batch, Transform::kR2C), l, true, true,
+                  fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
+              Status::kSuccess);
+    ASSERT_TRUE(l.halves);
+    ASSERT_TRUE(l.split_in_row_pass());
+    ASSERT_EQ(l.row.passes.size(), 2u);
+    PassParams const& a = l.row.passes[0];
+    PassParams const& b = l.row.passes[1];
+    ASSERT_TRUE(tr::columns_eligible(a));
+    ASSERT_TRUE(tr::rows_eligible(b));
+    EXPECT_EQ(a.src, Buffer::kIn);
+    EXPECT_EQ(a.dst, Buffer::kWorkspace);
+    EXPECT_EQ(b.src, Buffer::kWorkspace);
+    EXPECT_EQ(b.dst, Buffer::kOut);
+    int const log_n2 = a.log_length, log_n1 = b.log_length;
+    lengths.insert({log_n2, log_n1});
+    std::int64_t const n = std::int64_t{1} << log_n, n1 = std::int64_t{1} << log_n1,
+                       n2 = std::int64_t{1} << log_n2;
+    ASSERT_EQ(n1 * n2, n);
+    ASSERT_GE(a.blocks, 128);
+    ASSERT_GE(b.blocks, 128);
+    EXPECT_GE(l.row.workspace_bytes, static_cast<std::size_t>(b.in_stride[1] * batch * 4));
+    int const c1 = 1 << tp::log_columns(log_n2), c2 = 1 << tp::log_columns(log_n1);
+    int const step1 = 1 << tp::log_round_step(log_n2), step2 = 1 << tp::log_round_step(log_n1);
+    int const r3a = 1 << tp::log_last_radix(log_n2), r3b = 1 << tp::log_last_radix(log_n1);
+    int const rounds2 = tp::kRounds << tp::log_last_group(log_n1);
+    for (std::int64_t t : {std::int64_t{0}, batch - 1}) {
+      if (t == batch - 1 && batch == 1) break;
+      std::vector<double> x(static_cast<std::size_t>(n));
+      for (double& v : x) v = dist(rng);
+      // Pass 1, complex column j (the items' columns g C1 + c): Z_j = DFT_N2(z_j).
+      std::vector<cd> y(static_cast<std::size_t>((n2 / 2 + 1) * n1), cd(std::nan(""), 0));
+      std::vector<int> y_writes(y.size(), 0);
+      std::vector<cd> z(static_cast<std::size_t>(n2));
+      for (std::int64_t j = 0; j < n1 / 2; ++j) {
+        for (std::int64_t k = 0; k < n2; ++k) {
+          z[static_cast<std::size_t>(k)] = {x[static_cast<std::size_t>(2 * j + n1 * k)],
+                                            x[static_cast<std::size_t>(2 * j + 1 + n1 * k)]};
+        }
+        tcfft::testing::fft_radix2(z);
+        int const c = static_cast<int>(j % c1);
+        std::vector<int> taken(256, 0);
+        // Row r of column j from Z[r] and Z[L - r] (the kernel's put).
+        auto const put = [&](std::int64_t r, cd zr, cd zm) {
+          ASSERT_LE(r, n2 / 2);
+          cd const ea = 0.5 * (zr + std::conj(zm));
+          cd const eb = cd(0, -0.5) * (zr - std::conj(zm));
+          auto const twiddle = [&](std::int64_t col) {
+            return std::polar(
+                1.0, -2 * kPi * static_cast<double>((col * r) % n) / static_cast<double>(n));
+          };
+          std::size_t const at = static_cast<std::size_t>(r * n1 + 2 * j);
+          y[at] = ea * twiddle(2 * j);
+          y[at + 1] = eb * twiddle(2 * j + 1);
+          ++y_writes[at];
+          ++y_writes[at + 1];
+        };
+        // Butterfly w's output k (tall_pass::output_index), and its index's mirror's check.
+        auto const zo = [&](int w, int k) {
+          return z[static_cast<std::size_t>(tp::output_index(w, k))];
+        };
+        int const half = r3a / 2;
+        for (int thread = c; thread < tp::threads(log_n2); thread += c1) {
+          ASSERT_EQ(tp::column_of(thread, log_n2), c);
+          int const w0 = tp::column_butterfly(thread, log_n2);
+          for (int v = 0; v < tr::columns_steps(log_n2); ++v) {
+            tr::ColumnsStep const q = tr::columns_step(w0, v, log_n2);
+            ++taken.at(static_cast<std::size_t>(q.w));
+            ++taken.at(static_cast<std::size_t>(q.pw));
+            if (q.selves) {
+              ASSERT_EQ(q.w, 0);
+              ASSERT_EQ(q.pw, 128);
+              for (int k = 0; k < half; ++k) {
+                put(256 * k, zo(0, k), zo(0, (r3a - k) % r3a));
+                put(128 + 256 * k, zo(128, k), zo(128, r3a - 1 - k));
+              }
+              put(n2 / 2, zo(0, half), zo(0, half));
+              continue;
+            }
+            ASSERT_EQ(q.pw, 256 - q.w);
+            for (int k = 0; k < half; ++k) {
+              ASSERT_EQ(tp::output_index(q.pw, r3a - 1 - k), n2 - tp::output_index(q.w, k));
+              put(q.w + 256 * k, zo(q.w, k), zo(q.pw, r3a - 1 - k));
+              put(q.pw + 256 * k, zo(q.pw, k), zo(q.w, r3a - 1 - k));
+            }
+          }
+        }
+        ASSERT_EQ(std::count(taken.begin(), taken.end(), 1), 256) << "column " << j;
+      }
+      ASSERT_EQ(std::count(y_writes.begin(), y_writes.end(), 1),
+                static_cast<std::ptrdiff_t>(y_writes.size()));
+      // Pass 2, row k2 of Y (column c = k2 mod C2 of its item): F = DFT_N1, then half_target.
+      std::vector<cd> out(static_cast<std::size_t>(n / 2 + 1), cd(std::nan(""), 0));
+      std::vector<int> out_writes(out.size(), 0);
+      std::vector<cd> f(static_cast<std::size_t>(n1));
+      for (std::int64_t k2 = 0; k2 < b.extent[0]; ++k2) {
+        bool const pad = k2 > n2 / 2;
+        if (!pad) {
+          std::copy(y.begin() + k2 * n1, y.begin() + (k2 + 1) * n1, f.begin());
+          tcfft::testing::fft_radix2(f);
+        }
+        int const c = static_cast<int>(k2 % c2);
+        for (int thread = c; thread < tp::threads(log_n1); thread += c2) {
+          int const w0 = tp::column_butterfly(thread, log_n1);
+          for (int v = 0; v < rounds2; ++v) {
+            int const w = w0 + v * step2;
+            for (int k = 0; k < r3b; ++k) {
+              auto const k1 = static_cast<std::uint32_t>(tp::output_index(w, k));
+              tr::HalfTarget const tg =
+                  tr::half_target(static_cast<std::uint32_t>(k2), k1, log_n, log_n2);
+              if (!tg.write) continue;
+              ASSERT_FALSE(pad);
+              ASSERT_LE(tg.index, static_cast<std::uint32_t>(n / 2));
+              cd const v1 = f[k1];
+              out[tg.index] = tg.mirror ? std::conj(v1) : v1;
+              ++out_writes[tg.index];
+            }
+          }
+        }
+      }
+      ASSERT_EQ(std::count(out_writes.begin(), out_writes.end(), 1),
+                static_cast<std::ptrdiff_t>(out_writes.size()));
+      // The reference: the R2C of x in double.
+      std::vector<cd> ref(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i)
+        ref[static_cast<std::size_t>(i)] = x[static_cast<std::size_t>(i)];
+      tcfft::testing::fft_radix2(ref);
+      ref.resize(static_cast<std::size_t>(n / 2 + 1));
+      double const err = tcfft::testing::relative_l2_error(out, ref);
+      EXPECT_LT(err, 1e-12) << "transform " << t;
+    }
+  }
+  EXPECT_EQ(lengths, (std::set<std::pair<int, int>>{{10, 9}, {11, 9}, {12, 9}, {12, 10}}));
+  // Not: 2^17, 2^18 (pass 1 under 1024 points), 2^23..2^25 (pass 2 over 1024), a batch of too
+  // few items, switched off.
+  for (auto const [log_n, batch, on] :
+       std::vector<std::tuple<int, std::int64_t, bool>>{{17, 2048, true},
+                                                        {18, 1024, true},
+                                                        {23, 32, true},
+                                                        {24, 16, true},
+                                                        {25, 8, true},
+                                                        {19, 8, true},
+                                                        {22, 1, true},
+                                                        {22, 64, false}}) {
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << log_n, batch, Transform::kR2C), l, true, true,
+                  fftcore::detail::tc::kLogMinRowPairsColumns, true, on),
+              Status::kSuccess);
+    EXPECT_FALSE(l.halves) << log_n << " " << batch;
+  }
+  // The C2R keeps its own plan.
+  RealLayout l;
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                real_desc(0, std::int64_t{1} << 22, 64, Transform::kC2R), l, true, true,
+                fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
+            Status::kSuccess);
+  EXPECT_FALSE(l.halves);
 }
 
 /// The C2R column split (PassParams::real_in_columns): where the planner takes it, its first

@@ -354,10 +354,21 @@ TEST_F(RealTransform, C2rEverySize1d) {
 }
 
 TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
-  // R2C row FFTs of M = 2^21 (batch 8) and 2^24 complex points in the complex plans' two passes
+  // R2C row FFTs of M = 2^22 (batch 4) and 2^24 complex points in the complex plans' two passes
   // (FFTCORE_TC_REAL_TWO_PASS, on by default): a 4096-point column pass, the tall pass's rows
-  // form or the register-chained pass, then the split kernel.
-  for (auto const [k, batch] : {std::pair<int, std::int64_t>{22, 8}, {25, 1}}) {
+  // form, then the split kernel.
+  for (auto const [k, batch] : {std::pair<int, std::int64_t>{23, 4}, {25, 1}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    compare_r2c(0, std::int64_t{1} << k, batch);
+  }
+}
+
+/// The R2C sizes of two tall passes over half the data (RealLayout::halves: 2^19..2^22 reals
+/// where each pass has 128 items; FFTCORE_TC_REAL_HALVES, on by default): every pair of
+/// lengths (pass 1: 1024..4096; pass 2: 512, 1024), odd batches; a set for compute-sanitizer.
+TEST_F(RealTransform, R2cHalvesOddBatches) {
+  for (auto const [k, batch] :
+       std::vector<std::pair<int, std::int64_t>>{{19, 17}, {20, 9}, {21, 5}, {22, 3}, {20, 65}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
     compare_r2c(0, std::int64_t{1} << k, batch);
   }

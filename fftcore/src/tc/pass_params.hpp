@@ -100,6 +100,15 @@ struct PassParams {
   /// i conj a[2c + 1], the input of the inverse column FFT.
   std::int32_t real_row_pairs = 0;
   std::int32_t row_pairs_log_rows = 0;
+  /// The 1-D R2C of N = N1 N2 reals in two tall passes over half the data
+  /// (tall_real_layout.hpp): tall_real::kColumnsPass, the column FFTs of N2 points over the
+  /// N1 / 2 complex columns of the reals, separated into the N1 real columns' spectra rows
+  /// k2 <= N2 / 2 and twiddled by W_N^(n1 k2); tall_real::kRowsPass, the row FFTs of N1 points
+  /// of those rows, written to the half spectrum directly or conjugate-mirrored. halves_log_n:
+  /// log2 N; halves_log_n2: log2 N2.
+  std::int32_t real_halves = 0;
+  std::int32_t halves_log_n = 0;
+  std::int32_t halves_log_n2 = 0;
   /// Set by the real layouts on the column FFT of the row pairs: the Stockham pass's column
   /// variant (stockham::columns_eligible) measured faster there at 512..2048 rows, where for
   /// complex 2-D columns it did only from 1024 (fftcore/NOTES.md, session 21).

@@ -18,6 +18,8 @@
 #include "tc/fast_pass_layout.hpp"
 #include "tc/long_pass_layout.hpp"
 #include "tc/stockham_pass_layout.hpp"
+#include "tc/tall_pass_layout.hpp"
+#include "tc/tall_real_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -77,7 +79,7 @@ RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noe
   if (buffer == Buffer::kWorkspace) {
     return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
   }
-  if (layout.paired || layout.column_split || layout.twin) {  // 1-D, the split in a row pass
+  if (layout.paired || layout.column_split || layout.twin || layout.halves) {  // 1-D
     return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kOut;
   }
   // The row FFT's other side is Z, the column FFT's is Y; the split step sits between them.
@@ -174,6 +176,75 @@ bool fuse_pairs(RealLayout& layout) {
   set_origin_shortcuts(p);
   passes.back() = p;
   layout.paired = true;
+  return true;
+}
+
+/// The halves (real_layout.hpp, tall_real_layout.hpp): a 1-D R2C of N = N1 N2 reals as two
+/// tall passes, when N splits into their lengths (tall_real::splits) and both have 128 items (about
+/// one per SM; fewer leave SMs idle, as the tall pass's column form, tc_plan.cpp). The scale
+/// (1, 1/N or 1/sqrt N) in two equal factors, one per pass.
+bool build_halves(PlanDesc const& desc, RealLayout& layout) {
+  int const log_n = layout.log_m + 1;
+  if (!layout.r2c || layout.rank2 || !tall_real::splits(log_n)) return false;
+  int const log_n2 = tall_real::log_n2(log_n), log_n1 = log_n - log_n2;
+  std::int64_t const n1 = std::int64_t{1} << log_n1, n2 = std::int64_t{1} << log_n2;
+  std::int64_t const c1 = std::int64_t{1} << tall_pass::log_columns(log_n2);
+  std::int64_t const c2 = std::int64_t{1} << tall_pass::log_columns(log_n1);
+  std::int64_t const y_rows = n2 / 2 + c2;  // pass 2's sequences, padded to whole items
+  std::int64_t const y_stride = y_rows * n1;
+  std::int64_t const items1 = n1 / 2 / c1 * layout.rows, items2 = y_rows / c2 * layout.rows;
+  constexpr std::int64_t kMinItems = 128;
+  if (items1 < kMinItems || items2 < kMinItems) return false;
+  double const total = desc.scaling == Scaling::kByN ? 1.0 / static_cast<double>(n1 * n2)
+                       : desc.scaling == Scaling::kBySqrtN
+                           ? 1.0 / std::sqrt(static_cast<double>(n1 * n2))
+                           : 1.0;
+  auto const each = static_cast<float>(std::sqrt(total));
+  PassParams a;  // pass 1: the column form over the N1 / 2 complex columns
+  a.log_length = log_n2;
+  a.log_tile = tall_pass::log_columns(log_n2);
+  a.extent[0] = n1 / 2;
+  a.extent[1] = layout.rows;
+  a.in_stride[0] = 1;
+  a.in_stride[1] = n1 * n2 / 2;
+  a.in_elem_stride = n1 / 2;
+  a.out_stride[0] = 2;
+  a.out_stride[1] = y_stride;
+  a.out_elem_stride = n1;
+  a.real_halves = tall_real::kColumnsPass;
+  a.halves_log_n = log_n;
+  a.halves_log_n2 = log_n2;
+  PassParams b;  // pass 2: the rows form over the rows of Y
+  b.log_length = log_n1;
+  b.log_tile = tall_pass::log_columns(log_n1);
+  b.extent[0] = y_rows;
+  b.extent[1] = layout.rows;
+  b.in_stride[0] = n1;
+  b.in_stride[1] = y_stride;
+  b.in_elem_stride = 1;
+  b.out_stride[0] = 0;
+  b.out_stride[1] = n1 * n2 / 2 + 1;
+  b.out_elem_stride = 1;
+  b.real_halves = tall_real::kRowsPass;
+  b.halves_log_n = log_n;
+  b.halves_log_n2 = log_n2;
+  for (PassParams* p : {&a, &b}) {
+    p->tiles0 = p->extent[0] >> p->log_tile;
+    p->blocks = p->tiles0 * layout.rows;
+    p->threads = tall_pass::threads(p->log_length);
+    p->scale = each;
+    p->scatter = 1;
+  }
+  a.src = Buffer::kIn;
+  a.dst = Buffer::kWorkspace;
+  b.src = Buffer::kWorkspace;
+  b.dst = Buffer::kOut;
+  set_origin_shortcuts(a);
+  set_origin_shortcuts(b);
+  if (!tall_real::columns_eligible(a) || !tall_real::rows_eligible(b)) return false;
+  layout.row.passes = {a, b};
+  layout.row.workspace_bytes = static_cast<std::size_t>(y_stride * layout.rows) * 4;
+  layout.halves = true;
   return true;
 }
 
@@ -308,7 +379,7 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
 }  // namespace
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
-                         int row_pairs_log_columns, bool tall) noexcept {
+                         int row_pairs_log_columns, bool tall, bool halves) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -351,13 +422,15 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
     // One pass from the reals to the half spectrum (no workspace): the rest does not apply.
     return Status::kSuccess;
   }
-  // The row pairs build the column FFT and their one row pass: only the workspace is left.
+  // The row pairs build the column FFT and their one row pass, the halves their two row
+  // passes: only the workspace is left.
   bool const pairs_built = fuse && row_pairs_log_columns > 0 && fp16_rows &&
                            fuse_row_pairs(desc, layout, row_pairs_log_columns);
-  if (!pairs_built && m > 1 && !layout.small) {
+  bool const halves_built = fuse && halves && fp16_rows && build_halves(desc, layout);
+  if (!pairs_built && !halves_built && m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
-  if (fp16_rows && !layout.small && !layout.row_pairs && !fuse_split(layout) &&
+  if (fp16_rows && !layout.small && !layout.row_pairs && !layout.halves && !fuse_split(layout) &&
       !fuse_pairs(layout) && !fuse_column_split(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..256 points, M =

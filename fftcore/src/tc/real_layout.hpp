@@ -36,6 +36,10 @@
 // again in DRAM reads. The C2R the same backwards: the row pairs (in -> Y, inverse: rows q and
 // R - q of the half spectrum in, the two rows of Y out), then the column FFT (Y -> out), which
 // reads aligned rows instead of the half spectrum's.
+// Halves (1-D R2C of 2^19..2^22 reals in batches that give each pass 128 items): two tall
+// passes over half the data (tall_real_layout.hpp), the column FFTs of the reals read as
+// complex columns, separated into real columns' spectra and twiddled (in -> Y, the row
+// workspace), then the row FFTs into the half spectrum (Y -> out); no Z, no split kernel.
 // Fused (256 <= M <= 16384 in 1-D; rank 2 above 4096 elements only with the row pairs switched
 // off, FFTCORE_TC_ROW_PAIRS=0: at 2048x2048 this layout measured 1.13-1.15x the C2C against the
 // row pairs' 1.95-1.98x, H100, NOTES.md session 20): the row FFT is one register-chained
@@ -85,10 +89,14 @@ struct RealLayout {
   /// Y), then the row pairs (`row`, one pass, Y -> out); C2R, the row pairs (in -> Y), then the
   /// column FFT (Y -> out). Y holds the column FFT of the reals read as complex, rows of M words.
   bool row_pairs = false;
-  /// Whether the split rides in a row pass (fused, paired, column split, twin or row pairs), so
-  /// that no split kernel runs (`small` has its own kernel instead).
+  /// 1-D R2C of N = N1 N2 reals (2^19..2^22, tall_real::splits) in large batches: two tall
+  /// passes over half the data in `row` (tall_real_layout.hpp), `in` -> Y (the row workspace,
+  /// N2 / 2 + C rows of N1 words a transform) -> `out`; no Z, no split kernel.
+  bool halves = false;
+  /// Whether the split rides in a row pass (fused, paired, column split, twin, row pairs or
+  /// halves), so that no split kernel runs (`small` has its own kernel instead).
   [[nodiscard]] bool split_in_row_pass() const noexcept {
-    return fused || paired || column_split || twin || row_pairs;
+    return fused || paired || column_split || twin || row_pairs || halves;
   }
   /// Rank 2, FP16 Y: its row pitch, M + 1 rounded up to 8 (fused or small), or M (row pairs).
   std::int64_t y_pitch = 0;
@@ -137,10 +145,12 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 /// 1.73-1.76, 2^25 1.56 against 1.81-1.82. Not the C2R, whose three passes carry the split in
 /// their first (fuse_column_split): two passes and the split kernel measured 1.46 / 1.51 / 1.56
 /// against 1.37-1.39 / 1.40-1.42 / 1.52-1.54 at 2^22..2^24 (2^25 1.585 against 1.61-1.63).
+/// `halves`: the 1-D R2C of 2^19..2^22 reals in two tall passes (RealLayout::halves) where
+/// both passes have at least 128 items.
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns,
-                                       bool tall = false) noexcept;
+                                       bool tall = false, bool halves = false) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

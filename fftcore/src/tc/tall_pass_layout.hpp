@@ -149,9 +149,9 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
   bool const hooked = p.load_factors != nullptr || p.store_factors != nullptr;
   return p.in_fp32 == 0 && p.out_fp32 == 0 && (p.log_twiddle_n == 0 || !hooked) && p.real_in == 0 &&
          p.real_out == 0 && p.real_pairs == 0 && p.real_in_columns == 0 && p.real_twin == 0 &&
-         p.real_row_pairs == 0 && p.in_stride[0] == 1 && p.out_stride[0] == 1 &&
-         p.extent[0] % c == 0 && p.in_elem_stride >= c && p.out_elem_stride >= c &&
-         (p.scatter != 0 || same_places(p));
+         p.real_row_pairs == 0 && p.real_halves == 0 && p.in_stride[0] == 1 &&
+         p.out_stride[0] == 1 && p.extent[0] % c == 0 && p.in_elem_stride >= c &&
+         p.out_elem_stride >= c && (p.scatter != 0 || same_places(p));
 }
 
 /// Whether the rows form can run `p`: FP16 in and out, 512 <= L <= 4096, no hooks, no pass
@@ -165,8 +165,9 @@ FFTCORE_HD inline bool rows_eligible(PassParams const& p) {
   return p.in_fp32 == 0 && p.out_fp32 == 0 && p.log_twiddle_n == 0 && p.load_factors == nullptr &&
          p.store_factors == nullptr && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
          p.real_in_columns == 0 && p.real_twin == 0 && p.real_row_pairs == 0 &&
-         p.in_elem_stride == 1 && p.in_stride[0] >= (std::int64_t{1} << p.log_length) &&
-         p.out_stride[0] == 1 && p.extent[0] % c == 0 && p.out_elem_stride >= c && p.scatter != 0;
+         p.real_halves == 0 && p.in_elem_stride == 1 &&
+         p.in_stride[0] >= (std::int64_t{1} << p.log_length) && p.out_stride[0] == 1 &&
+         p.extent[0] % c == 0 && p.out_elem_stride >= c && p.scatter != 0;
 }
 
 }  // namespace fftcore::detail::tc::tall_pass

@@ -173,8 +173,15 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   // three passes (A/B); else they take the complex plans' two-pass splits where those are on.
   static bool const tall =
       tc::env_switch_on("FFTCORE_TC_REAL_TWO_PASS") && tc::tall_rows_plans_on();
+  // FFTCORE_TC_REAL_HALVES=0 keeps the 1-D R2C of 2^19..2^22 reals on the complex FFT of half
+  // the points and the split (A/B); else two tall passes over half the data where they apply
+  // (tall_real_layout.hpp). H100, ms per 2^28 reals, two runs each in one call (NOTES.md,
+  // session 25), against the complex FFT and the split kernel: 2^19 1.25-1.27 against
+  // 1.32-1.33, 2^20 1.19-1.20 against 1.46, 2^21 1.22 against 1.46, 2^22 1.28 against 1.44-1.46.
+  static bool const halves =
+      tc::env_switch_on("FFTCORE_TC_REAL_HALVES") && tc::env_switch_on("FFTCORE_TC_TALL_PASS");
   tc::RealLayout layout;
-  if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall);
+  if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, halves);
       s != Status::kSuccess) {
     return s;
   }

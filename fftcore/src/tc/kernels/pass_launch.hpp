@@ -141,6 +141,10 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 /// two passes: the tall pass and its rows form at 4096 points both on (FFTCORE_TC_TALL_PASS,
 /// FFTCORE_TC_TALL_ROWS).
 [[nodiscard]] bool tall_rows_plans_on() noexcept;
+/// A pass of the two-pass real R2C (tall_real_layout.hpp: columns_eligible, rows_eligible).
+[[nodiscard]] cudaError_t launch_tall_real(PassParams const& pass, void const* src, void* dst,
+                                           float2 const* coarse, float2 const* fine,
+                                           cudaStream_t stream) noexcept;
 /// The tall pass (kernels/tall_pass_kernel.cu): C columns x L points per block at a time in FP16
 /// shared memory (C L = 2^14 on 256 threads at 512 rows, 2^15 on 512 threads from 1024);
 /// cudaErrorInvalidValue for passes it does not take.

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
@@ -17,6 +18,7 @@
 #include "tc/plan_logic.hpp"
 #include "tc/stockham_pass_layout.hpp"
 #include "tc/tall_pass_layout.hpp"
+#include "tc/tall_real_layout.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -34,10 +36,15 @@ constexpr int tall_ahead = kHooked ? 1 : 2;
 /// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
 /// tall_pass::eligible: no hooks with them). kRows: the rows form (tall_pass::rows_eligible:
 /// stage 1 reads each sequence as a row, lanes on adjacent points; the words in rows_slot).
-template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kRows>
+/// kReal: a pass of the two-pass real R2C (tall_real_layout.hpp; forward, no hooks or
+/// twiddles): kColumnsPass on the column form, kRowsPass on the rows form, each with its stage 3.
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kRows, int kReal = 0>
 __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                      float2 const* fine) {
+  static_assert(kReal == 0 || (!kInverse && !kHooked && !kTwiddled &&
+                               kRows == (kReal == tall_real::kRowsPass)),
+                "the real passes: forward, no hooks, no twiddles, their own forms");
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
@@ -89,6 +96,13 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     out_at = static_cast<std::uint32_t>(o.out_base) + static_cast<std::uint32_t>(c);
     from = opaque(static_cast<std::uint32_t const*>(src) + o.in_base + first);
     to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base + c);
+    if constexpr (kReal != 0) {
+      // out_at: the item's column c in all (pass 1: the complex column; pass 2: the row of Y);
+      // to: its words of row 0 of Y (pass 1), the transform's half spectrum (pass 2).
+      out_at = static_cast<std::uint32_t>(o.d0) + static_cast<std::uint32_t>(c);
+      to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base +
+                  (kReal == tall_real::kColumnsPass ? 2 * c : 0));
+    }
   };
   auto const load_round = [&](std::uint32_t const* from, int u, std::uint32_t(&raw)[kR]) {
     std::uint32_t const* at = opaque(from + u * round_step);
@@ -166,17 +180,28 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
 #pragma unroll
       for (int u = 0; u < kAhead; ++u) load_round(from, u, raw[u]);
     }
-    tp::last_stage<kLogL, kInverse, kHooked, kTwiddled, kWords>(p, words, c, w0, current, s3,
-                                                               coarse, fine);
+    if constexpr (kReal == tall_real::kColumnsPass) {
+      tp::last_stage_real_columns<kLogL>(words, c, w0, current.seq, current.seq_at,
+                                         p.halves_log_n,
+                                         static_cast<std::uint32_t>(p.out_elem_stride), s3,
+                                         coarse, fine);
+    } else if constexpr (kReal == tall_real::kRowsPass) {
+      tp::last_stage_half_rows<kLogL>(words, c, w0, current.seq, current.seq_at, p.halves_log_n,
+                                      p.halves_log_n2, s3);
+    } else {
+      tp::last_stage<kLogL, kInverse, kHooked, kTwiddled, kWords>(p, words, c, w0, current, s3,
+                                                                 coarse, fine);
+    }
     __syncthreads();  // this stage's reads before the next item's stage-1 writes
   }
 }
 
-template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false, bool kRows = false>
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false, bool kRows = false,
+          int kReal = 0>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                            float2 const* fine, cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
-  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled, kRows>;
+  auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled, kRows, kReal>;
   constexpr std::size_t smem = tp::kSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
@@ -233,6 +258,13 @@ cudaError_t prepare_length() noexcept {
   return e;
 }
 
+template <int kLogL, int kReal>
+cudaError_t prepare_real() noexcept {
+  return cudaFuncSetAttribute(
+      tall_pass_kernel<kLogL, false, false, false, kReal == tall_real::kRowsPass, kReal>,
+      cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(tp::kSmemBytes<kLogL>));
+}
+
 /// FFTCORE_TC_TALL_ROWS: 0 the rows form off (A/B; read once), which also keeps 2^24 in three
 /// passes (tc_plan.cpp); 3 every pass it can take. By default the last passes of 2048 and 4096
 /// points of the two-pass plans of 2^23 and 2^24; those of 512 and 1024 (2^21, 2^22) stay on
@@ -252,6 +284,12 @@ cudaError_t prepare_tall_pass_kernels() noexcept {
   if (e == cudaSuccess) e = prepare_length<10>();
   if (e == cudaSuccess) e = prepare_length<11>();
   if (e == cudaSuccess) e = prepare_length<12>();
+  // The two-pass real R2C's kernels (launch_tall_real's lengths).
+  if (e == cudaSuccess) e = prepare_real<10, tall_real::kColumnsPass>();
+  if (e == cudaSuccess) e = prepare_real<11, tall_real::kColumnsPass>();
+  if (e == cudaSuccess) e = prepare_real<12, tall_real::kColumnsPass>();
+  if (e == cudaSuccess) e = prepare_real<9, tall_real::kRowsPass>();
+  if (e == cudaSuccess) e = prepare_real<10, tall_real::kRowsPass>();
   return e == cudaSuccess ? prepare_tall_mma_kernels() : e;
 }
 
@@ -290,6 +328,38 @@ bool runs_tall_pass(PassParams const& pass) noexcept {
        (pass.prefer_stockham_columns == 0 || pass.log_length > stockham::kMaxLogLengthColumns));
   return mode != 0 && ((preferred && tall_pass::eligible(pass)) ||
                        (runs_tall_rows(pass.log_length) && tall_pass::rows_eligible(pass)));
+}
+
+cudaError_t launch_tall_real(PassParams const& pass, void const* src, void* dst,
+                             float2 const* coarse, float2 const* fine,
+                             cudaStream_t stream) noexcept {
+  bool const columns = tall_real::columns_eligible(pass);
+  if (!columns && !tall_real::rows_eligible(pass)) return cudaErrorInvalidValue;
+  // Pass 1 at 1024..4096 points, pass 2 at 512 and 1024 (tall_real_layout.hpp).
+  auto const columns_pass = [&](auto length) {
+    constexpr int kLogL = decltype(length)::value;
+    return launch_variant<kLogL, false, false, false, false, tall_real::kColumnsPass>(
+        retiled(pass, tp::log_columns(kLogL)), src, dst, coarse, fine, stream);
+  };
+  auto const rows_pass = [&](auto length) {
+    constexpr int kLogL = decltype(length)::value;
+    return launch_variant<kLogL, false, false, false, true, tall_real::kRowsPass>(
+        retiled(pass, tp::log_columns(kLogL)), src, dst, coarse, fine, stream);
+  };
+  switch (pass.log_length + (columns ? 0 : 100)) {
+    case 10:
+      return columns_pass(std::integral_constant<int, 10>{});
+    case 11:
+      return columns_pass(std::integral_constant<int, 11>{});
+    case 12:
+      return columns_pass(std::integral_constant<int, 12>{});
+    case 109:
+      return rows_pass(std::integral_constant<int, 9>{});
+    case 110:
+      return rows_pass(std::integral_constant<int, 10>{});
+    default:
+      return cudaErrorInvalidValue;
+  }
 }
 
 bool tall_rows_plans_on() noexcept {

@@ -14,6 +14,7 @@
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/tall_mma_layout.hpp"
 #include "tc/tall_pass_layout.hpp"
+#include "tc/tall_real_layout.hpp"
 
 namespace fftcore::detail::tc::tall_pass {
 
@@ -156,6 +157,122 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
         *at = pack_word(y) ^ conj;
         at = opaque(at + (out_es << kLogLastButterflies));
       }
+    }
+  }
+}
+
+
+/// Stage 3 of the two-pass real R2C's pass 1 (tall_real_layout.hpp): the thread of column c
+/// (global complex column `column`, the real columns n = 2 column and 2 column + 1) takes 2 G
+/// iterations: pairs of butterflies w and 256 - w (their outputs k3 < R3 / 2 give rows
+/// r = w + 256 k3, the others rows r = (256 - w) + 256 k', k' = R3 - 1 - k3), or for w0 = 0 in
+/// its first the two self butterflies 0 (rows 256 k3, k3 <= R3 / 2) and 128 (rows 128 + 256 k3,
+/// k3 < R3 / 2). Each row: the two real columns' spectra A, B separated, times W_N^(n r)
+/// (N = 2^log_n: a table product at each run's first row, then W_N^(256 n) steps), to
+/// out + r row_stride (both words).
+template <int kLogL>
+__device__ __forceinline__ void last_stage_real_columns(std::uint32_t const* words, int c, int w0,
+                                                        std::uint32_t* out, std::uint32_t column,
+                                                        int log_n, std::uint32_t row_stride,
+                                                        float s3, float2 const* coarse,
+                                                        float2 const* fine) {
+  constexpr int kLogR3 = log_last_radix(kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kHalf = kR3 / 2;
+  std::uint32_t const even = 2 * column, odd = 2 * column + 1;
+  auto const twiddle = [&](std::uint32_t n, std::uint32_t r) {
+    return pass_twiddle(coarse, fine, pass_twiddle_exponent32(n, r, log_n), false);
+  };
+  // W_N^(256 n): one row run's step (kHalf > 1 only).
+  float2 step_even = make_float2(1.f, 0.f), step_odd = step_even;
+  if constexpr (kHalf > 1) {
+    step_even = twiddle(even, 1u << kLogLastButterflies);
+    step_odd = twiddle(odd, 1u << kLogLastButterflies);
+  }
+  // Writes row r from Z[r] = zr and Z[L - r] = zm with the twiddles te, to (s3 included).
+  auto const put = [&](std::uint32_t r, float2 zr, float2 zm, float2 te, float2 to) {
+    // A = (Z[r] + conj Z[L - r]) / 2, B = -i (Z[r] - conj Z[L - r]) / 2.
+    float2 const ea = make_float2(0.5f * (zr.x + zm.x), 0.5f * (zr.y - zm.y));
+    float2 const eb = make_float2(0.5f * (zr.y + zm.y), -0.5f * (zr.x - zm.x));
+    *reinterpret_cast<uint2*>(out + r * row_stride) =
+        make_uint2(pack_word(cmul(ea, te)), pack_word(cmul(eb, to)));
+  };
+  // Rows base + 256 k' for k' < kHalf, values by k' (compile-time indices into a, b).
+  auto const run = [&](std::uint32_t base, auto value_of) {
+    float2 te = cscale(twiddle(even, base), s3), to = cscale(twiddle(odd, base), s3);
+#pragma unroll
+    for (int k = 0; k < kHalf; ++k) {
+      float2 zr, zm;
+      value_of(k, zr, zm);
+      put(base + (static_cast<std::uint32_t>(k) << kLogLastButterflies), zr, zm, te, to);
+      if (k + 1 < kHalf) {
+        te = cmul(te, step_even);
+        to = cmul(to, step_odd);
+      }
+    }
+  };
+#pragma unroll 1
+  for (int v = 0; v < tall_real::columns_steps(kLogL); ++v) {
+    tall_real::ColumnsStep const q = tall_real::columns_step(w0, v, kLogL);
+    int const w = q.w, pw = q.pw;
+    float2 a[kR3], b[kR3];
+    butterfly_dft<kLogL, 2, kLogR3, kPadded>(words, c, w, a);
+    butterfly_dft<kLogL, 2, kLogR3, kPadded>(words, c, pw, b);
+    if (q.selves) {
+      // Butterfly 0: rows 256 k3 (k3 < R3 / 2) from outputs k3, R3 - k3 (mod R3), and row
+      // L / 2 = 256 R3 / 2 from output R3 / 2 alone; butterfly 128: rows 128 + 256 k3 from
+      // outputs k3, R3 - 1 - k3.
+      run(0, [&](int k, float2& zr, float2& zm) {
+        zr = a[bit_reverse<kLogR3>(k)];
+        zm = a[bit_reverse<kLogR3>((kR3 - k) & (kR3 - 1))];
+      });
+      float2 const mid = a[bit_reverse<kLogR3>(kHalf)];
+      std::uint32_t const r_mid = static_cast<std::uint32_t>(kHalf) << kLogLastButterflies;
+      put(r_mid, mid, mid, cscale(twiddle(even, r_mid), s3), cscale(twiddle(odd, r_mid), s3));
+      run(128, [&](int k, float2& zr, float2& zm) {
+        zr = b[bit_reverse<kLogR3>(k)];
+        zm = b[bit_reverse<kLogR3>(kR3 - 1 - k)];
+      });
+    } else {
+      // Outputs k3 < R3 / 2 of w: rows w + 256 k3, partners output R3 - 1 - k3 of pw; outputs
+      // k3 >= R3 / 2 of w: rows pw + 256 k', k' = R3 - 1 - k3, from output k' of pw.
+      run(static_cast<std::uint32_t>(w), [&](int k, float2& zr, float2& zm) {
+        zr = a[bit_reverse<kLogR3>(k)];
+        zm = b[bit_reverse<kLogR3>(kR3 - 1 - k)];
+      });
+      run(static_cast<std::uint32_t>(pw), [&](int k, float2& zr, float2& zm) {
+        zr = b[bit_reverse<kLogR3>(k)];
+        zm = a[bit_reverse<kLogR3>(kR3 - 1 - k)];
+      });
+    }
+  }
+}
+
+/// Stage 3 of the two-pass real R2C's pass 2 (tall_real_layout.hpp): the column form's deal
+/// over row k2 of Y (column c of the item); output k1 goes to the half spectrum `out` where
+/// half_target says (conjugated for the mirrored half); padding rows (k2 > N2 / 2) write none.
+template <int kLogL>
+__device__ __forceinline__ void last_stage_half_rows(std::uint32_t const* words, int c, int w0,
+                                                     std::uint32_t* out, std::uint32_t k2,
+                                                     int log_n, int log_n2, float s3) {
+  constexpr int kLogR3 = log_last_radix(kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kLogG = log_last_group(kLogL);
+  constexpr int kStep = 1 << log_round_step(kLogL);
+  if (k2 > (1u << (log_n2 - 1))) return;
+#pragma unroll 1
+  for (int v = 0; v < (kRounds << kLogG); ++v) {
+    int const w = w0 + v * kStep;
+    float2 a[kR3];
+    butterfly_dft<kLogL, 2, kLogR3, kRows>(words, c, w, a);
+#pragma unroll
+    for (int k = 0; k < kR3; ++k) {
+      tall_real::HalfTarget const t = tall_real::half_target(
+          k2, static_cast<std::uint32_t>(output_index(w, k)), log_n, log_n2);
+      if (!t.write) continue;
+      float2 y = cscale(a[bit_reverse<kLogR3>(k)], s3);
+      if (t.mirror) y.y = -y.y;
+      out[t.index] = pack_word(y);
     }
   }
 }
