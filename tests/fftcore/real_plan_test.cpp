@@ -889,7 +889,7 @@ TEST(RealPlan, HalvesEmulatedWithTheKernelMaps) {
   std::mt19937 rng(std::random_device{}());
   std::uniform_real_distribution<double> dist(-1.0, 1.0);
   std::set<std::pair<int, int>> lengths;  // (pass 1, pass 2) lengths seen
-  for (auto const [log_n, batch] :
+  for (auto const& [log_n, batch] :
        std::vector<std::pair<int, std::int64_t>>{{19, 17}, {20, 8}, {21, 4}, {22, 3}, {22, 2}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(log_n) + " batch " + std::to_string(batch));
     RealLayout l;
@@ -917,7 +917,7 @@ TEST(RealPlan, HalvesEmulatedWithTheKernelMaps) {
     ASSERT_GE(b.blocks, 128);
     EXPECT_GE(l.row.workspace_bytes, static_cast<std::size_t>(b.in_stride[1] * batch * 4));
     int const c1 = 1 << tp::log_columns(log_n2), c2 = 1 << tp::log_columns(log_n1);
-    int const step1 = 1 << tp::log_round_step(log_n2), step2 = 1 << tp::log_round_step(log_n1);
+    int const step2 = 1 << tp::log_round_step(log_n1);
     int const r3a = 1 << tp::log_last_radix(log_n2), r3b = 1 << tp::log_last_radix(log_n1);
     int const rounds2 = tp::kRounds << tp::log_last_group(log_n1);
     for (std::int64_t t : {std::int64_t{0}, batch - 1}) {
@@ -1029,7 +1029,7 @@ TEST(RealPlan, HalvesEmulatedWithTheKernelMaps) {
   EXPECT_EQ(lengths, (std::set<std::pair<int, int>>{{10, 9}, {11, 9}, {12, 9}, {12, 10}}));
   // Not: 2^17, 2^18 (pass 1 under 1024 points), 2^23..2^25 (pass 2 over 1024), a batch of too
   // few items, switched off.
-  for (auto const [log_n, batch, on] :
+  for (auto const& [log_n, batch, on] :
        std::vector<std::tuple<int, std::int64_t, bool>>{{17, 2048, true},
                                                         {18, 1024, true},
                                                         {23, 32, true},

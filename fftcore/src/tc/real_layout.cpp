@@ -35,6 +35,13 @@ std::size_t align_up(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign *
 /// Y's row pitch (rank 2, FP16 Y): M + 1 rounded up to whole 32-byte sectors (8 words).
 std::int64_t padded_pitch(std::int64_t m) { return (m + 1 + 7) / 8 * 8; }
 
+/// The scaling policy's factor for n points: 1/n, 1/sqrt(n) or 1.
+double policy_scale(Scaling scaling, double n) {
+  return scaling == Scaling::kByN       ? 1.0 / n
+         : scaling == Scaling::kBySqrtN ? 1.0 / std::sqrt(n)
+                                        : 1.0;
+}
+
 int log2_of(std::int64_t v) {
   int log = 0;
   while ((std::int64_t{1} << log) < v) ++log;
@@ -180,8 +187,8 @@ bool fuse_pairs(RealLayout& layout) {
 }
 
 /// The halves (real_layout.hpp, tall_real_layout.hpp): a 1-D R2C of N = N1 N2 reals as two
-/// tall passes, when N splits into their lengths (tall_real::splits) and both have 128 items (about
-/// one per SM; fewer leave SMs idle, as the tall pass's column form, tc_plan.cpp). The scale
+/// tall passes, when N splits into their lengths (tall_real::splits) and both have
+/// tall_pass::kMinItems items, as the tall pass's other passes (runs_tall_pass). The scale
 /// (1, 1/N or 1/sqrt N) in two equal factors, one per pass.
 bool build_halves(PlanDesc const& desc, RealLayout& layout) {
   int const log_n = layout.log_m + 1;
@@ -193,13 +200,9 @@ bool build_halves(PlanDesc const& desc, RealLayout& layout) {
   std::int64_t const y_rows = n2 / 2 + c2;  // pass 2's sequences, padded to whole items
   std::int64_t const y_stride = y_rows * n1;
   std::int64_t const items1 = n1 / 2 / c1 * layout.rows, items2 = y_rows / c2 * layout.rows;
-  constexpr std::int64_t kMinItems = 128;
-  if (items1 < kMinItems || items2 < kMinItems) return false;
-  double const total = desc.scaling == Scaling::kByN ? 1.0 / static_cast<double>(n1 * n2)
-                       : desc.scaling == Scaling::kBySqrtN
-                           ? 1.0 / std::sqrt(static_cast<double>(n1 * n2))
-                           : 1.0;
-  auto const each = static_cast<float>(std::sqrt(total));
+  if (items1 < tall_pass::kMinItems || items2 < tall_pass::kMinItems) return false;
+  auto const each =
+      static_cast<float>(std::sqrt(policy_scale(desc.scaling, static_cast<double>(n1 * n2))));
   PassParams a;  // pass 1: the column form over the N1 / 2 complex columns
   a.log_length = log_n2;
   a.log_tile = tall_pass::log_columns(log_n2);
@@ -390,9 +393,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   std::int64_t const m = last / 2;
   layout.log_m = log2_of(m);
   layout.rows = desc.batch * (desc.rank == 2 ? desc.dims[0] : 1);
-  double const rest = desc.scaling == Scaling::kByN       ? 0.5
-                      : desc.scaling == Scaling::kBySqrtN ? std::sqrt(0.5)
-                                                          : 1.0;
+  double const rest = policy_scale(desc.scaling, 2.0);
   layout.split_factor = static_cast<float>(rest);
   layout.rank2 = desc.rank == 2;
   // The small real kernels: 1-D up to M = 128; rank 2 with M = 64 or 128 above 4096 elements (the
@@ -400,9 +401,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   bool const small_2d = layout.rank2 && m >= kMediumRealMinM && desc.elements() > 4096;
   if (fuse && m <= kSmallRealMaxM && (!layout.rank2 || small_2d)) {
     // The row FFT's scale (1/M or 1/sqrt(M)) joins the split's.
-    double const row = desc.scaling == Scaling::kByN       ? 1.0 / static_cast<double>(m)
-                       : desc.scaling == Scaling::kBySqrtN ? 1.0 / std::sqrt(static_cast<double>(m))
-                                                           : 1.0;
+    double const row = policy_scale(desc.scaling, static_cast<double>(m));
     layout.split_factor = static_cast<float>(rest * row);
     layout.small = true;
     if (!layout.rank2) return Status::kSuccess;

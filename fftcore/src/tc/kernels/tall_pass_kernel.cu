@@ -315,16 +315,15 @@ bool runs_tall_pass(PassParams const& pass) noexcept {
   // measured faster (2^19 2.10 against 2.21 ms, 2^25 2.91 against 2.97, 2^26 2.98 against
   // 3.12; from 1024: 2^20 2.09-2.10 against 2.20, 2^27 3.00 against 3.09).
   bool const twiddle_ok = pass.log_twiddle_n == 0 || pass.log_length >= 10;
-  // And from 128 items (about one per SM): one item of 2^14..2^15 words per block leaves most
-  // SMs idle on small transforms, where the register-chained pass's smaller tiles spread (two
-  // 512x256 images, 16 items: 19-20 against cuFFT FP16's 16-17 us, 0.83-0.88x; H100, session
-  // 24; 1.12-1.31x on the register-chained pass in session 21).
-  constexpr std::int64_t kMinItems = 128;
+  // And from tall_pass::kMinItems (about one per SM): one item of 2^14..2^15 words per block
+  // leaves most SMs idle on small transforms, where the register-chained pass's smaller tiles
+  // spread (two 512x256 images, 16 items: 19-20 against cuFFT FP16's 16-17 us, 0.83-0.88x;
+  // H100, session 24; 1.12-1.31x on the register-chained pass in session 21).
   std::int64_t const items =
       (pass.blocks << pass.log_tile) >> tall_pass::log_columns(pass.log_length);
   bool const preferred =
       mode == 3 ||
-      (twiddle_ok && items >= kMinItems &&
+      (twiddle_ok && items >= tall_pass::kMinItems &&
        (pass.prefer_stockham_columns == 0 || pass.log_length > stockham::kMaxLogLengthColumns));
   return mode != 0 && ((preferred && tall_pass::eligible(pass)) ||
                        (runs_tall_rows(pass.log_length) && tall_pass::rows_eligible(pass)));
@@ -335,28 +334,26 @@ cudaError_t launch_tall_real(PassParams const& pass, void const* src, void* dst,
                              cudaStream_t stream) noexcept {
   bool const columns = tall_real::columns_eligible(pass);
   if (!columns && !tall_real::rows_eligible(pass)) return cudaErrorInvalidValue;
-  // Pass 1 at 1024..4096 points, pass 2 at 512 and 1024 (tall_real_layout.hpp).
-  auto const columns_pass = [&](auto length) {
+  // Pass 1 at 1024..4096 points, pass 2 at 512 and 1024 (tall_real_layout.hpp). The planner's
+  // tiles are the items already (both eligibilities ask for log_tile = log2 C).
+  auto const run = [&](auto length, auto real) {
     constexpr int kLogL = decltype(length)::value;
-    return launch_variant<kLogL, false, false, false, false, tall_real::kColumnsPass>(
-        retiled(pass, tp::log_columns(kLogL)), src, dst, coarse, fine, stream);
+    constexpr int kReal = decltype(real)::value;
+    return launch_variant<kLogL, false, false, false, kReal == tall_real::kRowsPass, kReal>(
+        pass, src, dst, coarse, fine, stream);
   };
-  auto const rows_pass = [&](auto length) {
-    constexpr int kLogL = decltype(length)::value;
-    return launch_variant<kLogL, false, false, false, true, tall_real::kRowsPass>(
-        retiled(pass, tp::log_columns(kLogL)), src, dst, coarse, fine, stream);
-  };
-  switch (pass.log_length + (columns ? 0 : 100)) {
+  using Columns = std::integral_constant<int, tall_real::kColumnsPass>;
+  using Rows = std::integral_constant<int, tall_real::kRowsPass>;
+  switch (pass.log_length) {
+    case 9:
+      return columns ? cudaErrorInvalidValue : run(std::integral_constant<int, 9>{}, Rows{});
     case 10:
-      return columns_pass(std::integral_constant<int, 10>{});
+      return columns ? run(std::integral_constant<int, 10>{}, Columns{})
+                     : run(std::integral_constant<int, 10>{}, Rows{});
     case 11:
-      return columns_pass(std::integral_constant<int, 11>{});
+      return columns ? run(std::integral_constant<int, 11>{}, Columns{}) : cudaErrorInvalidValue;
     case 12:
-      return columns_pass(std::integral_constant<int, 12>{});
-    case 109:
-      return rows_pass(std::integral_constant<int, 9>{});
-    case 110:
-      return rows_pass(std::integral_constant<int, 10>{});
+      return columns ? run(std::integral_constant<int, 12>{}, Columns{}) : cudaErrorInvalidValue;
     default:
       return cudaErrorInvalidValue;
   }

@@ -161,7 +161,6 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
   }
 }
 
-
 /// Stage 3 of the two-pass real R2C's pass 1 (tall_real_layout.hpp): the thread of column c
 /// (global complex column `column`, the real columns n = 2 column and 2 column + 1) takes 2 G
 /// iterations: pairs of butterflies w and 256 - w (their outputs k3 < R3 / 2 give rows
