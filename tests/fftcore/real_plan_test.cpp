@@ -1045,13 +1045,173 @@ TEST(RealPlan, HalvesEmulatedWithTheKernelMaps) {
               Status::kSuccess);
     EXPECT_FALSE(l.halves) << log_n << " " << batch;
   }
-  // The C2R keeps its own plan.
-  RealLayout l;
-  ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                real_desc(0, std::int64_t{1} << 22, 64, Transform::kC2R), l, true, true,
-                fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
-            Status::kSuccess);
-  EXPECT_FALSE(l.halves);
+}
+
+/// The C2R's halves (tall_real_layout.hpp), emulated in double with the kernels' maps on the
+/// first and last transform of each batch, from a half spectrum whose X[0] and X[N / 2] carry
+/// imaginary parts (dropped, as irfft does): pass A's stage-1 deal over the P columns
+/// (spectrum_source: each point of the columns k2 <= N2 / 2 once, from X or conjugated from its
+/// mirror), the column FFTs and the twiddles W_N^(-n1 k2) into Y; pass B's rows-form deal over
+/// the row pairs (row_source: each point k2 < N2 once), Z = A + i B, the row FFTs into the
+/// output's words. The result is the C2R (unscaled) to double precision. Where the planner takes
+/// them: 2^20..2^24 reals with 128 items a pass.
+TEST(RealPlan, C2rHalvesEmulatedWithTheKernelMaps) {
+  namespace tp = fftcore::detail::tc::tall_pass;
+  namespace tr = fftcore::detail::tc::tall_real;
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::set<std::pair<int, int>> lengths;  // (pass A, pass B) lengths seen
+  for (auto const& [log_n, batch] :
+       std::vector<std::pair<int, std::int64_t>>{{20, 9}, {21, 4}, {22, 3}, {23, 2}, {24, 1}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(log_n) + " batch " + std::to_string(batch));
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << log_n, batch, Transform::kC2R), l, true, true,
+                  fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
+              Status::kSuccess);
+    ASSERT_TRUE(l.halves);
+    ASSERT_TRUE(l.split_in_row_pass());
+    ASSERT_EQ(l.row.passes.size(), 2u);
+    PassParams const& a = l.row.passes[0];
+    PassParams const& b = l.row.passes[1];
+    ASSERT_TRUE(tr::c2r_columns_eligible(a));
+    ASSERT_TRUE(tr::c2r_rows_eligible(b));
+    EXPECT_FALSE(tr::columns_eligible(a) || tr::rows_eligible(a) || tr::columns_eligible(b) ||
+                 tr::rows_eligible(b));
+    EXPECT_EQ(a.src, Buffer::kIn);
+    EXPECT_EQ(a.dst, Buffer::kWorkspace);
+    EXPECT_EQ(b.src, Buffer::kWorkspace);
+    EXPECT_EQ(b.dst, Buffer::kOut);
+    EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, a.src), RealBuffer::kIn);
+    EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, b.dst), RealBuffer::kOut);
+    int const log_n1 = a.log_length, log_n2 = b.log_length;
+    lengths.insert({log_n1, log_n2});
+    std::int64_t const n = std::int64_t{1} << log_n, n1 = std::int64_t{1} << log_n1,
+                       n2 = std::int64_t{1} << log_n2;
+    ASSERT_EQ(n1 * n2, n);
+    ASSERT_GE(a.blocks, 128);
+    ASSERT_GE(b.blocks, 128);
+    std::int64_t const pitch = tr::c2r_pitch(log_n, log_n2);
+    ASSERT_GT(pitch, n2 / 2);
+    EXPECT_GE(l.row.workspace_bytes, static_cast<std::size_t>(pitch * n1 * batch * 4));
+    EXPECT_EQ(a.out_stride[1], pitch * n1);
+    EXPECT_EQ(b.in_stride[1], pitch * n1);
+    int const ca = 1 << tp::log_columns(log_n1), cb = 1 << tp::log_columns(log_n2);
+    ASSERT_EQ(pitch % ca, 0);
+    int const step_a = 1 << tp::log_round_step(log_n1);
+    for (std::int64_t t : {std::int64_t{0}, batch - 1}) {
+      if (t == batch - 1 && batch == 1) break;
+      // A real signal's half spectrum in double, X[0] and X[N / 2] with imaginary parts.
+      std::vector<double> x(static_cast<std::size_t>(n));
+      for (double& v : x) v = dist(rng);
+      std::vector<cd> full(x.begin(), x.end());
+      tcfft::testing::fft_radix2(full);
+      std::vector<cd> spectrum(full.begin(), full.begin() + n / 2 + 1);
+      spectrum.front() += cd(0, 3.0);
+      spectrum.back() += cd(0, -2.0);
+      // Pass A: column k2 (thread column c = k2 mod C of its item), stage 1's points b + (L /
+      // 16) m, then the inverse DFT over n1 and the twiddle, to Y[k2 + P n1].
+      std::vector<cd> y(static_cast<std::size_t>(pitch * n1), cd(std::nan(""), 0));
+      std::vector<cd> f(static_cast<std::size_t>(n1));
+      std::vector<int> seen(static_cast<std::size_t>(n1));
+      for (std::int64_t k2 = 0; k2 < pitch; ++k2) {
+        std::fill(seen.begin(), seen.end(), 0);
+        int const c = static_cast<int>(k2 % ca);
+        for (int thread = c; thread < tp::threads(log_n1); thread += ca) {
+          int const w0 = tp::column_butterfly(thread, log_n1);
+          for (int u = 0; u < tp::kRounds; ++u) {
+            int const bu = w0 + u * step_a;
+            for (int m = 0; m < tp::kRadix; ++m) {
+              std::int64_t const at = tp::position(0, bu, m, log_n1);
+              tr::Source const src =
+                  tr::spectrum_source(static_cast<std::uint32_t>(k2), bu, m, log_n, log_n2);
+              ASSERT_LE(src.index, static_cast<std::uint32_t>(n / 2));
+              std::int64_t const index = k2 + n2 * at;
+              if (k2 <= n2 / 2) {  // the columns the output needs: the spectrum's map
+                EXPECT_EQ(src.index, index <= n / 2 ? index : n - index) << k2 << " " << at;
+                EXPECT_EQ(src.real_only, k2 == 0 && (at == 0 || at == n1 / 2));
+              }
+              cd v = spectrum[src.index];
+              if (src.conj) v = std::conj(v);
+              if (src.real_only) v = v.real();
+              f[static_cast<std::size_t>(at)] = v;
+              ++seen[static_cast<std::size_t>(at)];
+            }
+          }
+        }
+        ASSERT_EQ(std::count(seen.begin(), seen.end(), 1), n1) << "column " << k2;
+        fft(f.data(), f.size(), 1, +1);
+        for (std::int64_t i = 0; i < n1; ++i) {
+          cd const tw =
+              std::polar(1.0, 2 * kPi * static_cast<double>((i * k2) % n) / static_cast<double>(n));
+          y[static_cast<std::size_t>(k2 + pitch * i)] = f[static_cast<std::size_t>(i)] * tw;
+        }
+      }
+      // Pass B: sequence j (rows 2j, 2j + 1 of Y), thread deal of the rows form's stage 1.
+      std::vector<double> out(static_cast<std::size_t>(n), std::nan(""));
+      std::vector<cd> z(static_cast<std::size_t>(n2));
+      std::vector<int> z_seen(static_cast<std::size_t>(n2));
+      for (std::int64_t j = 0; j < n1 / 2; ++j) {
+        std::fill(z_seen.begin(), z_seen.end(), 0);
+        int const cj = static_cast<int>(j % cb);
+        for (int thread = 0; thread < tp::threads(log_n2); ++thread) {
+          for (int u = 0; u < tp::kRounds; ++u) {
+            if (tp::rows_column(thread, u, log_n2) != cj) continue;
+            int const b1 = tp::rows_butterfly(thread, log_n2);
+            for (int m = 0; m < tp::kRadix; ++m) {
+              std::int64_t const k2 = tp::position(0, b1, m, log_n2);
+              tr::Source const src = tr::row_source(b1, m, log_n2);
+              ASSERT_LE(src.index, static_cast<std::uint32_t>(n2 / 2));
+              EXPECT_EQ(src.index, k2 <= n2 / 2 ? k2 : n2 - k2);
+              EXPECT_EQ(src.real_only, k2 == 0 || k2 == n2 / 2);
+              if (!src.real_only) {
+                EXPECT_EQ(src.conj, k2 > n2 / 2);
+              }
+              cd ra = y[static_cast<std::size_t>(2 * j * pitch + src.index)];
+              cd rb = y[static_cast<std::size_t>((2 * j + 1) * pitch + src.index)];
+              if (src.conj) {
+                ra = std::conj(ra);
+                rb = std::conj(rb);
+              }
+              if (src.real_only) {
+                ra = ra.real();
+                rb = rb.real();
+              }
+              z[static_cast<std::size_t>(k2)] = ra + cd(0, 1) * rb;
+              ++z_seen[static_cast<std::size_t>(k2)];
+            }
+          }
+        }
+        ASSERT_EQ(std::count(z_seen.begin(), z_seen.end(), 1), n2) << "sequence " << j;
+        fft(z.data(), z.size(), 1, +1);
+        for (std::int64_t i = 0; i < n2; ++i) {
+          out[static_cast<std::size_t>(2 * j + n1 * i)] = z[static_cast<std::size_t>(i)].real();
+          out[static_cast<std::size_t>(2 * j + 1 + n1 * i)] = z[static_cast<std::size_t>(i)].imag();
+        }
+      }
+      double err = 0, norm = 0;
+      for (std::int64_t i = 0; i < n; ++i) {
+        double const want = static_cast<double>(n) * x[static_cast<std::size_t>(i)];
+        err += std::pow(out[static_cast<std::size_t>(i)] - want, 2);
+        norm += want * want;
+      }
+      ASSERT_GT(norm, 0.0);
+      EXPECT_LT(std::sqrt(err / norm), 1e-12) << "transform " << t;
+    }
+  }
+  EXPECT_EQ(lengths,
+            (std::set<std::pair<int, int>>{{10, 10}, {10, 11}, {10, 12}, {11, 12}, {12, 12}}));
+  // Not: 2^19 (pass A under 1024 points), 2^25 (over 4096), a batch of too few items, switched
+  // off.
+  for (auto const& [log_n, batch, on] : std::vector<std::tuple<int, std::int64_t, bool>>{
+           {19, 512, true}, {25, 8, true}, {20, 4, true}, {22, 1, true}, {22, 64, false}}) {
+    RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                  real_desc(0, std::int64_t{1} << log_n, batch, Transform::kC2R), l, true, true,
+                  fftcore::detail::tc::kLogMinRowPairsColumns, true, on),
+              Status::kSuccess);
+    EXPECT_FALSE(l.halves) << log_n << " " << batch;
+  }
 }
 
 /// The C2R column split (PassParams::real_in_columns): where the planner takes it, its first

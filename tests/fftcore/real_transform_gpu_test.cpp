@@ -357,7 +357,7 @@ TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
   // R2C row FFTs of M = 2^22 (batch 4) and 2^24 complex points in the complex plans' two passes
   // (FFTCORE_TC_REAL_TWO_PASS, on by default): a 4096-point column pass, the tall pass's rows
   // form, then the split kernel.
-  for (auto const [k, batch] : {std::pair<int, std::int64_t>{23, 4}, {25, 1}}) {
+  for (auto const& [k, batch] : {std::pair<int, std::int64_t>{23, 4}, {25, 1}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
     compare_r2c(0, std::int64_t{1} << k, batch);
   }
@@ -367,10 +367,22 @@ TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
 /// where each pass has 128 items; FFTCORE_TC_REAL_HALVES, on by default): every pair of
 /// lengths (pass 1: 1024..4096; pass 2: 512, 1024), odd batches; a set for compute-sanitizer.
 TEST_F(RealTransform, R2cHalvesOddBatches) {
-  for (auto const [k, batch] :
+  for (auto const& [k, batch] :
        std::vector<std::pair<int, std::int64_t>>{{19, 17}, {20, 9}, {21, 5}, {22, 3}, {20, 65}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
     compare_r2c(0, std::int64_t{1} << k, batch);
+  }
+}
+
+/// The C2R sizes of two tall passes over half the data (RealLayout::halves backwards: pass A on
+/// the column form over the half spectrum's columns, pass B on the rows form over Y's row
+/// pairs; 2^20..2^24 reals where each pass has 128 items): every pair of lengths (pass A:
+/// 1024..4096; pass B: 1024..4096), odd batches; a set for compute-sanitizer.
+TEST_F(RealTransform, C2rHalvesOddBatches) {
+  for (auto const& [k, batch] : std::vector<std::pair<int, std::int64_t>>{
+           {20, 9}, {21, 5}, {22, 3}, {23, 1}, {24, 1}, {20, 65}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    compare_c2r(0, std::int64_t{1} << k, batch);
   }
 }
 

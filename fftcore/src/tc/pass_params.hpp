@@ -104,8 +104,12 @@ struct PassParams {
   /// (tall_real_layout.hpp): tall_real::kColumnsPass, the column FFTs of N2 points over the
   /// N1 / 2 complex columns of the reals, separated into the N1 real columns' spectra rows
   /// k2 <= N2 / 2 and twiddled by W_N^(n1 k2); tall_real::kRowsPass, the row FFTs of N1 points
-  /// of those rows, written to the half spectrum directly or conjugate-mirrored. halves_log_n:
-  /// log2 N; halves_log_n2: log2 N2.
+  /// of those rows, written to the half spectrum directly or conjugate-mirrored. The C2R's
+  /// backwards: tall_real::kC2rColumnsPass, the inverse column FFTs of N1 points over the
+  /// columns k2 <= N2 / 2 of the half spectrum (the mirrored half read conjugated), twiddled by
+  /// W_N^(-n1 k2); tall_real::kC2rRowsPass, the inverse row FFTs of N2 points over pairs of
+  /// those rows, each pair read as one complex sequence. halves_log_n: log2 N; halves_log_n2:
+  /// log2 N2.
   std::int32_t real_halves = 0;
   std::int32_t halves_log_n = 0;
   std::int32_t halves_log_n2 = 0;

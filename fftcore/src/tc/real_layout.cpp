@@ -186,13 +186,72 @@ bool fuse_pairs(RealLayout& layout) {
   return true;
 }
 
-/// The halves (real_layout.hpp, tall_real_layout.hpp): a 1-D R2C of N = N1 N2 reals as two
-/// tall passes, when N splits into their lengths (tall_real::splits) and both have
+/// The C2R's halves (tall_real_layout.hpp): pass A, the column form over the P columns k2 of
+/// the half spectrum (in -> Y, rows of P words), then pass B, the rows form over the N1 / 2 row
+/// pairs of Y (Y -> out); `each` the scale of a pass.
+bool build_c2r_halves(RealLayout& layout, int log_n, float each) {
+  if (!tall_real::c2r_splits(log_n)) return false;
+  int const log_n2 = tall_real::c2r_log_n2(log_n), log_n1 = log_n - log_n2;
+  std::int64_t const n1 = std::int64_t{1} << log_n1, n2 = std::int64_t{1} << log_n2;
+  std::int64_t const pitch = tall_real::c2r_pitch(log_n, log_n2);
+  PassParams a;  // pass A: the column form over the columns of the half spectrum
+  a.log_length = log_n1;
+  a.extent[0] = pitch;
+  a.in_stride[0] = 1;
+  a.in_stride[1] = n1 * n2 / 2 + 1;
+  a.in_elem_stride = n2;
+  a.out_stride[0] = 1;
+  a.out_stride[1] = pitch * n1;
+  a.out_elem_stride = pitch;
+  a.log_twiddle_n = log_n;
+  a.twiddle_stride[0] = 1;
+  a.real_halves = tall_real::kC2rColumnsPass;
+  PassParams b;  // pass B: the rows form over the row pairs of Y
+  b.log_length = log_n2;
+  b.extent[0] = n1 / 2;
+  b.in_stride[0] = 2 * pitch;
+  b.in_stride[1] = pitch * n1;
+  b.in_elem_stride = 1;
+  b.out_stride[0] = 1;
+  b.out_stride[1] = n1 * n2 / 2;
+  b.out_elem_stride = n1 / 2;
+  b.real_halves = tall_real::kC2rRowsPass;
+  for (PassParams* p : {&a, &b}) {
+    p->log_tile = tall_pass::log_columns(p->log_length);
+    p->extent[1] = layout.rows;
+    p->tiles0 = p->extent[0] >> p->log_tile;
+    p->blocks = p->tiles0 * layout.rows;
+    if (p->blocks < tall_pass::kMinItems) return false;
+    p->threads = tall_pass::threads(p->log_length);
+    p->scale = each;
+    p->scatter = 1;
+    p->halves_log_n = log_n;
+    p->halves_log_n2 = log_n2;
+  }
+  a.src = Buffer::kIn;
+  a.dst = Buffer::kWorkspace;
+  b.src = Buffer::kWorkspace;
+  b.dst = Buffer::kOut;
+  set_origin_shortcuts(a);
+  set_origin_shortcuts(b);
+  if (!tall_real::c2r_columns_eligible(a) || !tall_real::c2r_rows_eligible(b)) return false;
+  layout.row.passes = {a, b};
+  layout.row.workspace_bytes = static_cast<std::size_t>(a.out_stride[1] * layout.rows) * 4;
+  layout.halves = true;
+  return true;
+}
+
+/// The halves (real_layout.hpp, tall_real_layout.hpp): a 1-D R2C or C2R of N = N1 N2 reals as
+/// two tall passes, when N splits into their lengths (tall_real::splits) and both have
 /// tall_pass::kMinItems items, as the tall pass's other passes (runs_tall_pass). The scale
 /// (1, 1/N or 1/sqrt N) in two equal factors, one per pass.
 bool build_halves(PlanDesc const& desc, RealLayout& layout) {
   int const log_n = layout.log_m + 1;
-  if (!layout.r2c || layout.rank2 || !tall_real::splits(log_n)) return false;
+  if (layout.rank2) return false;
+  auto const each = static_cast<float>(
+      std::sqrt(policy_scale(desc.scaling, static_cast<double>(std::int64_t{1} << log_n))));
+  if (!layout.r2c) return build_c2r_halves(layout, log_n, each);
+  if (!tall_real::splits(log_n)) return false;
   int const log_n2 = tall_real::log_n2(log_n), log_n1 = log_n - log_n2;
   std::int64_t const n1 = std::int64_t{1} << log_n1, n2 = std::int64_t{1} << log_n2;
   std::int64_t const c1 = std::int64_t{1} << tall_pass::log_columns(log_n2);
@@ -201,8 +260,6 @@ bool build_halves(PlanDesc const& desc, RealLayout& layout) {
   std::int64_t const y_stride = y_rows * n1;
   std::int64_t const items1 = n1 / 2 / c1 * layout.rows, items2 = y_rows / c2 * layout.rows;
   if (items1 < tall_pass::kMinItems || items2 < tall_pass::kMinItems) return false;
-  auto const each =
-      static_cast<float>(std::sqrt(policy_scale(desc.scaling, static_cast<double>(n1 * n2))));
   PassParams a;  // pass 1: the column form over the N1 / 2 complex columns
   a.log_length = log_n2;
   a.log_tile = tall_pass::log_columns(log_n2);

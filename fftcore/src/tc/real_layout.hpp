@@ -89,9 +89,10 @@ struct RealLayout {
   /// Y), then the row pairs (`row`, one pass, Y -> out); C2R, the row pairs (in -> Y), then the
   /// column FFT (Y -> out). Y holds the column FFT of the reals read as complex, rows of M words.
   bool row_pairs = false;
-  /// 1-D R2C of N = N1 N2 reals (2^19..2^22, tall_real::splits) in large batches: two tall
-  /// passes over half the data in `row` (tall_real_layout.hpp), `in` -> Y (the row workspace,
-  /// N2 / 2 + C rows of N1 words a transform) -> `out`; no Z, no split kernel.
+  /// 1-D R2C of N = N1 N2 reals (2^19..2^22, tall_real::splits) or C2R (2^20..2^24,
+  /// tall_real::c2r_splits) in large batches: two tall passes over half the data in `row`
+  /// (tall_real_layout.hpp), `in` -> Y (the row workspace; R2C: N2 / 2 + C rows of N1 words a
+  /// transform, C2R: N1 rows of P words) -> `out`; no Z, no split kernel.
   bool halves = false;
   /// Whether the split rides in a row pass (fused, paired, column split, twin, row pairs or
   /// halves), so that no split kernel runs (`small` has its own kernel instead).
@@ -145,8 +146,8 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 /// 1.73-1.76, 2^25 1.56 against 1.81-1.82. Not the C2R, whose three passes carry the split in
 /// their first (fuse_column_split): two passes and the split kernel measured 1.46 / 1.51 / 1.56
 /// against 1.37-1.39 / 1.40-1.42 / 1.52-1.54 at 2^22..2^24 (2^25 1.585 against 1.61-1.63).
-/// `halves`: the 1-D R2C of 2^19..2^22 reals in two tall passes (RealLayout::halves) where
-/// both passes have at least 128 items.
+/// `halves`: the 1-D R2C of 2^19..2^22 reals and the C2R of 2^20..2^24 in two tall passes
+/// (RealLayout::halves) where both passes have at least 128 items.
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns,

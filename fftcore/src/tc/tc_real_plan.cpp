@@ -174,10 +174,13 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   static bool const tall =
       tc::env_switch_on("FFTCORE_TC_REAL_TWO_PASS") && tc::tall_rows_plans_on();
   // FFTCORE_TC_REAL_HALVES=0 keeps the 1-D R2C of 2^19..2^22 reals on the complex FFT of half
-  // the points and the split (A/B); else two tall passes over half the data where they apply
-  // (tall_real_layout.hpp). H100, ms per 2^28 reals, two runs each in one call (NOTES.md,
-  // session 25), against the complex FFT and the split kernel: 2^19 1.25-1.27 against
-  // 1.32-1.33, 2^20 1.19-1.20 against 1.46, 2^21 1.22 against 1.46, 2^22 1.28 against 1.44-1.46.
+  // the points and the split, and the C2R of 2^20..2^24 on the column split (A/B); else two
+  // tall passes over half the data where they apply (tall_real_layout.hpp). H100, ms per 2^28
+  // reals, two runs each in one call: R2C (NOTES.md, session 25), against the complex FFT and
+  // the split kernel, 2^19 1.25-1.27 against 1.32-1.33, 2^20 1.19-1.20 against 1.46, 2^21 1.22
+  // against 1.46, 2^22 1.28 against 1.44-1.46; C2R (session 26), against the column split,
+  // 2^20 1.16 against 1.22-1.23, 2^21 1.16 against 1.32-1.33, 2^22 1.17-1.18 against 1.37,
+  // 2^23 1.16-1.17 against 1.40-1.41, 2^24 1.21 against 1.53.
   static bool const halves =
       tc::env_switch_on("FFTCORE_TC_REAL_HALVES") && tc::env_switch_on("FFTCORE_TC_TALL_PASS");
   tc::RealLayout layout;

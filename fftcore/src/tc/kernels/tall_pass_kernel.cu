@@ -3,7 +3,8 @@
 // adjacent columns per block at a time (C L = 2^14 words on 256 threads at 512 rows, 2^15 on
 // 512 threads from 1024), kept in shared memory as FP16 words between three in-place stages
 // (radix 16, 16, L / 256) computed in FP32 registers (tall_pass_layout.hpp has the maps and the
-// reason), with the load and store hooks, or with the pass twiddles of 1-D plans.
+// reason), with the load and store hooks, or with the pass twiddles of 1-D plans; and the passes
+// of the two-pass real transforms (tall_real_layout.hpp).
 #include <cuda_fp16.h>
 
 #include <atomic>
@@ -27,24 +28,30 @@ namespace tp = tall_pass;
 
 /// Rounds of stage-1 inputs a thread keeps loaded ahead (registers: 16 words each): two, one
 /// with hooks (whose factor loads took two rounds ahead to 128 registers and ~150 bytes of
-/// spills at 4096 points). Staging the other two rounds in shared memory by cp.async instead
-/// (all of the next item's words in flight during stage 3) measured slower: 4096x4096 2.05-2.07
-/// against 1.93-1.94 ms (H100, same call; NOTES.md session 22).
+/// spills at 4096 points) and in the C2R's pass B (two words a point). Staging the other two
+/// rounds in shared memory by cp.async instead (all of the next item's words in flight during
+/// stage 3) measured slower: 4096x4096 2.05-2.07 against 1.93-1.94 ms (H100, same call;
+/// NOTES.md session 22).
 template <bool kHooked>
 constexpr int tall_ahead = kHooked ? 1 : 2;
 
 /// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
 /// tall_pass::eligible: no hooks with them). kRows: the rows form (tall_pass::rows_eligible:
 /// stage 1 reads each sequence as a row, lanes on adjacent points; the words in rows_slot).
-/// kReal: a pass of the two-pass real R2C (tall_real_layout.hpp; forward, no hooks or
-/// twiddles): kColumnsPass on the column form, kRowsPass on the rows form, each with its stage 3.
+/// kReal: a pass of the two-pass real transforms (tall_real_layout.hpp; no hooks): the R2C's
+/// kColumnsPass on the column form and kRowsPass on the rows form (forward, no twiddles), each
+/// with its stage 3; the C2R's kC2rColumnsPass on the column form (inverse, twiddled) and
+/// kC2rRowsPass on the rows form (inverse), each with its stage-1 loads.
 template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kRows, int kReal = 0>
 __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                      float2 const* fine) {
-  static_assert(kReal == 0 || (!kInverse && !kHooked && !kTwiddled &&
-                               kRows == (kReal == tall_real::kRowsPass)),
-                "the real passes: forward, no hooks, no twiddles, their own forms");
+  constexpr bool kC2rA = kReal == tall_real::kC2rColumnsPass;
+  constexpr bool kC2rB = kReal == tall_real::kC2rRowsPass;
+  constexpr bool kR2c = kReal == tall_real::kColumnsPass || kReal == tall_real::kRowsPass;
+  static_assert(kReal == 0 || (!kHooked && kInverse == !kR2c && kTwiddled == kC2rA &&
+                               kRows == (kReal == tall_real::kRowsPass || kC2rB)),
+                "the real passes: no hooks, their directions, twiddles and forms");
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
@@ -52,7 +59,12 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   constexpr int kLogR3 = tp::log_last_radix(kLogL);
   constexpr int kR3 = 1 << kLogR3;
   constexpr int kStep = 1 << tp::log_round_step(kLogL);  // w from one round to the next
-  constexpr int kAhead = tall_ahead<kHooked>;
+  // Words a point (the C2R's pass B reads two rows, A and B: one round ahead, as many words
+  // in flight as two rounds of one; two spilled 216 bytes) and the first mirrored input (the
+  // C2R's inputs m >= 8 are read from the mirrored half, tall_real::spectrum_source).
+  constexpr int kPointWords = kC2rB ? 2 : 1;
+  constexpr int kAhead = tall_ahead<kHooked || kC2rB>;
+  constexpr int kMirror = tp::kRadix / 2;
   constexpr int kWords = kRows ? tp::kRows : tp::kPadded;
   static_assert(tp::kRounds % kAhead == 0, "stage 1's rounds in whole prefetch groups");
   extern __shared__ std::uint32_t words[];  // the item, FP16 words at slot(c, position)
@@ -83,9 +95,28 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   std::uint32_t const m_step = in_es << kLogB;
   // The twiddle index of column c of an item (mod 2^32 suffices, pass_params.hpp).
   std::uint32_t tw_at = 0;
+  // The C2R passes: the running pointer of the mirrored inputs (m >= 8; pass A: back - u
+  // round_step - m m_step, pass B: back + u round_step - m m_step), the offset of row B (pass
+  // B), whether the thread's first butterfly reads X[0] and X[N / 2] (pass A; pass B: b1 = 0).
+  std::uint32_t const* back = nullptr;
+  auto const row_b = static_cast<std::uint32_t>(kC2rB ? p.in_stride[0] / 2 : 0);
+  bool real_first = kC2rB && b1 == 0;
   auto const base_of = [&](std::int64_t item, std::uint32_t& in_at, std::uint32_t& out_at,
                            std::uint32_t const*& from, std::uint32_t*& to) {
     BlockOrigin const o = block_origin(p, item);
+    if constexpr (kC2rA) {
+      // X[N - k2 - N2 n] of column k2 = d0 + c, n = w0 + ...: from the transform's X, in_base -
+      // d0.
+      std::int64_t const k2 = o.d0 + c;
+      back = opaque(static_cast<std::uint32_t const*>(src) + (o.in_base - o.d0) +
+                    (std::int64_t{1} << p.halves_log_n) - k2 -
+                    static_cast<std::int64_t>(w0) * p.in_elem_stride);
+      real_first = k2 == 0 && w0 == 0;
+    } else if constexpr (kC2rB) {
+      // Position N2 - k2 of the sequence's row A: its start + N2 - b1 - (L / 16) m.
+      back = opaque(static_cast<std::uint32_t const*>(src) + o.in_base +
+                    static_cast<std::int64_t>(c1) * p.in_stride[0] + (1 << kLogL) - b1);
+    }
     if constexpr (kTwiddled) {
       tw_at = static_cast<std::uint32_t>(o.twiddle_base) +
               static_cast<std::uint32_t>(c) * static_cast<std::uint32_t>(p.twiddle_stride[0]);
@@ -96,7 +127,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     out_at = static_cast<std::uint32_t>(o.out_base) + static_cast<std::uint32_t>(c);
     from = opaque(static_cast<std::uint32_t const*>(src) + o.in_base + first);
     to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base + c);
-    if constexpr (kReal != 0) {
+    if constexpr (kR2c) {
       // out_at: the item's column c in all (pass 1: the complex column; pass 2: the row of Y);
       // to: its words of row 0 of Y (pass 1), the transform's half spectrum (pass 2).
       out_at = static_cast<std::uint32_t>(o.d0) + static_cast<std::uint32_t>(c);
@@ -104,16 +135,36 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
                   (kReal == tall_real::kColumnsPass ? 2 * c : 0));
     }
   };
-  auto const load_round = [&](std::uint32_t const* from, int u, std::uint32_t(&raw)[kR]) {
+  auto const load_round = [&](std::uint32_t const* from, int u,
+                              std::uint32_t(&raw)[kR * kPointWords]) {
     std::uint32_t const* at = opaque(from + u * round_step);
+    if constexpr (kC2rA || kC2rB) {
+      // Inputs m < 8 ahead from `from`, the others back from `back` (pass A runs its rounds
+      // backwards there); pass B both rows.
+      std::uint32_t const* mirrored =
+          opaque(kC2rA ? back - u * round_step - kMirror * m_step
+                       : back + u * round_step - kMirror * m_step);
 #pragma unroll
-    for (int m = 0; m < kR; ++m) {
-      raw[m] = *at;
-      at = opaque(at + m_step);
+      for (int m = 0; m < kMirror; ++m) {
+        raw[m] = *at;
+        raw[kMirror + m] = *mirrored;
+        if constexpr (kC2rB) {
+          raw[kR + m] = at[row_b];
+          raw[kR + kMirror + m] = mirrored[row_b];
+        }
+        at = opaque(at + m_step);
+        mirrored = opaque(mirrored - m_step);
+      }
+    } else {
+#pragma unroll
+      for (int m = 0; m < kR; ++m) {
+        raw[m] = *at;
+        at = opaque(at + m_step);
+      }
     }
   };
 
-  std::uint32_t raw[kAhead][kR];
+  std::uint32_t raw[kAhead][kR * kPointWords];
   std::int64_t item = blockIdx.x;
   std::uint32_t in_at = 0, out_at = 0;
   std::uint32_t const* from = nullptr;
@@ -133,8 +184,31 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
       int const b = kRows ? b1 : w0 + u * kStep;
       int const cu = kRows ? tp::rows_column(j, u, kLogL) : c;
       float2 a[kR];
+      if constexpr (kC2rA || kC2rB) {
+        // Conjugated where mirrored; X[0], X[N / 2] (pass A) and the rows' points 0 and N2 / 2
+        // (pass B) real only; pass B's Z = A + i B.
+        std::uint32_t(&r)[kR * kPointWords] = raw[u % kAhead];
+        if (real_first && (kC2rB || u == 0)) {
 #pragma unroll
-      for (int m = 0; m < kR; ++m) a[m] = unpack_word(raw[u % kAhead][m] ^ conj);
+          for (int h = 0; h < kPointWords; ++h) {
+            r[h * kR] &= 0xFFFFu;
+            r[h * kR + kMirror] &= 0xFFFFu;
+          }
+        }
+#pragma unroll
+        for (int m = 0; m < kR; ++m) {
+          std::uint32_t const flip = m >= kMirror ? kConjugate : 0u;
+          if constexpr (kC2rA) {
+            a[m] = unpack_word(r[m] ^ flip ^ conj);
+          } else {
+            float2 const ra = unpack_word(r[m] ^ flip), rb = unpack_word(r[kR + m] ^ flip);
+            a[m] = make_float2(ra.x - rb.y, -(ra.y + rb.x));  // conj (A + i B): the inverse
+          }
+        }
+      } else {
+#pragma unroll
+        for (int m = 0; m < kR; ++m) a[m] = unpack_word(raw[u % kAhead][m] ^ conj);
+      }
       if (u + kAhead < tp::kRounds) load_round(from, u + kAhead, raw[u % kAhead]);
       if (load_hook) {
 #pragma unroll
@@ -258,10 +332,22 @@ cudaError_t prepare_length() noexcept {
   return e;
 }
 
+/// The variant of a two-pass real transform's pass (tall_real_layout.hpp): the R2C's forward,
+/// the C2R's inverse; the C2R's pass A twiddled; the rows form for the R2C's pass 2 and the
+/// C2R's pass B.
+template <int kReal>
+struct RealVariant {
+  static constexpr bool kInverse =
+      kReal == tall_real::kC2rColumnsPass || kReal == tall_real::kC2rRowsPass;
+  static constexpr bool kTwiddled = kReal == tall_real::kC2rColumnsPass;
+  static constexpr bool kRows = kReal == tall_real::kRowsPass || kReal == tall_real::kC2rRowsPass;
+};
+
 template <int kLogL, int kReal>
 cudaError_t prepare_real() noexcept {
+  using V = RealVariant<kReal>;
   return cudaFuncSetAttribute(
-      tall_pass_kernel<kLogL, false, false, false, kReal == tall_real::kRowsPass, kReal>,
+      tall_pass_kernel<kLogL, V::kInverse, false, V::kTwiddled, V::kRows, kReal>,
       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(tp::kSmemBytes<kLogL>));
 }
 
@@ -284,12 +370,18 @@ cudaError_t prepare_tall_pass_kernels() noexcept {
   if (e == cudaSuccess) e = prepare_length<10>();
   if (e == cudaSuccess) e = prepare_length<11>();
   if (e == cudaSuccess) e = prepare_length<12>();
-  // The two-pass real R2C's kernels (launch_tall_real's lengths).
+  // The two-pass real transforms' kernels (launch_tall_real's lengths).
   if (e == cudaSuccess) e = prepare_real<10, tall_real::kColumnsPass>();
   if (e == cudaSuccess) e = prepare_real<11, tall_real::kColumnsPass>();
   if (e == cudaSuccess) e = prepare_real<12, tall_real::kColumnsPass>();
   if (e == cudaSuccess) e = prepare_real<9, tall_real::kRowsPass>();
   if (e == cudaSuccess) e = prepare_real<10, tall_real::kRowsPass>();
+  if (e == cudaSuccess) e = prepare_real<10, tall_real::kC2rColumnsPass>();
+  if (e == cudaSuccess) e = prepare_real<11, tall_real::kC2rColumnsPass>();
+  if (e == cudaSuccess) e = prepare_real<12, tall_real::kC2rColumnsPass>();
+  if (e == cudaSuccess) e = prepare_real<10, tall_real::kC2rRowsPass>();
+  if (e == cudaSuccess) e = prepare_real<11, tall_real::kC2rRowsPass>();
+  if (e == cudaSuccess) e = prepare_real<12, tall_real::kC2rRowsPass>();
   return e == cudaSuccess ? prepare_tall_mma_kernels() : e;
 }
 
@@ -332,28 +424,57 @@ bool runs_tall_pass(PassParams const& pass) noexcept {
 cudaError_t launch_tall_real(PassParams const& pass, void const* src, void* dst,
                              float2 const* coarse, float2 const* fine,
                              cudaStream_t stream) noexcept {
-  bool const columns = tall_real::columns_eligible(pass);
-  if (!columns && !tall_real::rows_eligible(pass)) return cudaErrorInvalidValue;
-  // Pass 1 at 1024..4096 points, pass 2 at 512 and 1024 (tall_real_layout.hpp). The planner's
-  // tiles are the items already (both eligibilities ask for log_tile = log2 C).
+  if (!tall_real::columns_eligible(pass) && !tall_real::rows_eligible(pass) &&
+      !tall_real::c2r_columns_eligible(pass) && !tall_real::c2r_rows_eligible(pass)) {
+    return cudaErrorInvalidValue;
+  }
+  // The R2C's pass 1 at 1024..4096 points and its pass 2 at 512 and 1024; the C2R's passes at
+  // 1024..4096 (tall_real_layout.hpp). The planner's tiles are the items already (the
+  // eligibilities ask for log_tile = log2 C).
   auto const run = [&](auto length, auto real) {
     constexpr int kLogL = decltype(length)::value;
     constexpr int kReal = decltype(real)::value;
-    return launch_variant<kLogL, false, false, false, kReal == tall_real::kRowsPass, kReal>(
+    using V = RealVariant<kReal>;
+    return launch_variant<kLogL, V::kInverse, false, V::kTwiddled, V::kRows, kReal>(
         pass, src, dst, coarse, fine, stream);
   };
-  using Columns = std::integral_constant<int, tall_real::kColumnsPass>;
-  using Rows = std::integral_constant<int, tall_real::kRowsPass>;
+  auto const by_kind = [&](auto length) -> cudaError_t {
+    constexpr int kLogL = decltype(length)::value;
+    switch (pass.real_halves) {
+      case tall_real::kColumnsPass:
+        if constexpr (kLogL >= 10) {
+          return run(length, std::integral_constant<int, tall_real::kColumnsPass>{});
+        }
+        break;
+      case tall_real::kRowsPass:
+        if constexpr (kLogL <= 10) {
+          return run(length, std::integral_constant<int, tall_real::kRowsPass>{});
+        }
+        break;
+      case tall_real::kC2rColumnsPass:
+        if constexpr (kLogL >= 10) {
+          return run(length, std::integral_constant<int, tall_real::kC2rColumnsPass>{});
+        }
+        break;
+      case tall_real::kC2rRowsPass:
+        if constexpr (kLogL >= 10) {
+          return run(length, std::integral_constant<int, tall_real::kC2rRowsPass>{});
+        }
+        break;
+      default:
+        break;
+    }
+    return cudaErrorInvalidValue;
+  };
   switch (pass.log_length) {
     case 9:
-      return columns ? cudaErrorInvalidValue : run(std::integral_constant<int, 9>{}, Rows{});
+      return by_kind(std::integral_constant<int, 9>{});
     case 10:
-      return columns ? run(std::integral_constant<int, 10>{}, Columns{})
-                     : run(std::integral_constant<int, 10>{}, Rows{});
+      return by_kind(std::integral_constant<int, 10>{});
     case 11:
-      return columns ? run(std::integral_constant<int, 11>{}, Columns{}) : cudaErrorInvalidValue;
+      return by_kind(std::integral_constant<int, 11>{});
     case 12:
-      return columns ? run(std::integral_constant<int, 12>{}, Columns{}) : cudaErrorInvalidValue;
+      return by_kind(std::integral_constant<int, 12>{});
     default:
       return cudaErrorInvalidValue;
   }
