@@ -876,6 +876,38 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
   }
 }
 
+/// The layout of the halves (RealLayout::halves) of a 1-D R2C or C2R of 2^log_n reals, with the
+/// halves on: two passes of N = 2^log_n points together, `in` -> the row workspace -> `out`,
+/// each of 128 items or more and eligible for its own kernel only.
+void halves_layout(int log_n, std::int64_t batch, Transform kind, RealLayout& l) {
+  namespace tr = fftcore::detail::tc::tall_real;
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(
+                real_desc(0, std::int64_t{1} << log_n, batch, kind), l, true, true,
+                fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
+            Status::kSuccess);
+  ASSERT_TRUE(l.halves);
+  ASSERT_TRUE(l.split_in_row_pass());
+  ASSERT_EQ(l.row.passes.size(), 2u);
+  PassParams const& a = l.row.passes[0];
+  PassParams const& b = l.row.passes[1];
+  bool const r2c = kind == Transform::kR2C;
+  ASSERT_EQ(tr::columns_eligible(a), r2c);
+  ASSERT_EQ(tr::rows_eligible(b), r2c);
+  ASSERT_EQ(tr::c2r_columns_eligible(a), !r2c);
+  ASSERT_EQ(tr::c2r_rows_eligible(b), !r2c);
+  EXPECT_FALSE(tr::rows_eligible(a) || tr::c2r_rows_eligible(a) || tr::columns_eligible(b) ||
+               tr::c2r_columns_eligible(b));
+  EXPECT_EQ(a.log_length + b.log_length, log_n);
+  EXPECT_EQ(a.src, Buffer::kIn);
+  EXPECT_EQ(a.dst, Buffer::kWorkspace);
+  EXPECT_EQ(b.src, Buffer::kWorkspace);
+  EXPECT_EQ(b.dst, Buffer::kOut);
+  EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, a.src), RealBuffer::kIn);
+  EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, b.dst), RealBuffer::kOut);
+  EXPECT_GE(a.blocks, 128);
+  EXPECT_GE(b.blocks, 128);
+}
+
 /// The halves (RealLayout::halves, tall_real_layout.hpp), emulated in double with the kernels'
 /// maps on the first and last transform of each batch: pass 1's column FFTs, its stage-3 pair
 /// deal (each butterfly once, as own or partner; partner outputs the mirrors N2 - k2), the
@@ -893,28 +925,13 @@ TEST(RealPlan, HalvesEmulatedWithTheKernelMaps) {
        std::vector<std::pair<int, std::int64_t>>{{19, 17}, {20, 8}, {21, 4}, {22, 3}, {22, 2}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(log_n) + " batch " + std::to_string(batch));
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << log_n, batch, Transform::kR2C), l, true, true,
-                  fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
-              Status::kSuccess);
-    ASSERT_TRUE(l.halves);
-    ASSERT_TRUE(l.split_in_row_pass());
-    ASSERT_EQ(l.row.passes.size(), 2u);
+    ASSERT_NO_FATAL_FAILURE(halves_layout(log_n, batch, Transform::kR2C, l));
     PassParams const& a = l.row.passes[0];
     PassParams const& b = l.row.passes[1];
-    ASSERT_TRUE(tr::columns_eligible(a));
-    ASSERT_TRUE(tr::rows_eligible(b));
-    EXPECT_EQ(a.src, Buffer::kIn);
-    EXPECT_EQ(a.dst, Buffer::kWorkspace);
-    EXPECT_EQ(b.src, Buffer::kWorkspace);
-    EXPECT_EQ(b.dst, Buffer::kOut);
     int const log_n2 = a.log_length, log_n1 = b.log_length;
     lengths.insert({log_n2, log_n1});
     std::int64_t const n = std::int64_t{1} << log_n, n1 = std::int64_t{1} << log_n1,
                        n2 = std::int64_t{1} << log_n2;
-    ASSERT_EQ(n1 * n2, n);
-    ASSERT_GE(a.blocks, 128);
-    ASSERT_GE(b.blocks, 128);
     EXPECT_GE(l.row.workspace_bytes, static_cast<std::size_t>(b.in_stride[1] * batch * 4));
     int const c1 = 1 << tp::log_columns(log_n2), c2 = 1 << tp::log_columns(log_n1);
     int const step2 = 1 << tp::log_round_step(log_n1);
@@ -1065,32 +1082,13 @@ TEST(RealPlan, C2rHalvesEmulatedWithTheKernelMaps) {
        std::vector<std::pair<int, std::int64_t>>{{20, 9}, {21, 4}, {22, 3}, {23, 2}, {24, 1}}) {
     SCOPED_TRACE("n = 2^" + std::to_string(log_n) + " batch " + std::to_string(batch));
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << log_n, batch, Transform::kC2R), l, true, true,
-                  fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
-              Status::kSuccess);
-    ASSERT_TRUE(l.halves);
-    ASSERT_TRUE(l.split_in_row_pass());
-    ASSERT_EQ(l.row.passes.size(), 2u);
+    ASSERT_NO_FATAL_FAILURE(halves_layout(log_n, batch, Transform::kC2R, l));
     PassParams const& a = l.row.passes[0];
     PassParams const& b = l.row.passes[1];
-    ASSERT_TRUE(tr::c2r_columns_eligible(a));
-    ASSERT_TRUE(tr::c2r_rows_eligible(b));
-    EXPECT_FALSE(tr::columns_eligible(a) || tr::rows_eligible(a) || tr::columns_eligible(b) ||
-                 tr::rows_eligible(b));
-    EXPECT_EQ(a.src, Buffer::kIn);
-    EXPECT_EQ(a.dst, Buffer::kWorkspace);
-    EXPECT_EQ(b.src, Buffer::kWorkspace);
-    EXPECT_EQ(b.dst, Buffer::kOut);
-    EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, a.src), RealBuffer::kIn);
-    EXPECT_EQ(fftcore::detail::tc::real_buffer(l, false, b.dst), RealBuffer::kOut);
     int const log_n1 = a.log_length, log_n2 = b.log_length;
     lengths.insert({log_n1, log_n2});
     std::int64_t const n = std::int64_t{1} << log_n, n1 = std::int64_t{1} << log_n1,
                        n2 = std::int64_t{1} << log_n2;
-    ASSERT_EQ(n1 * n2, n);
-    ASSERT_GE(a.blocks, 128);
-    ASSERT_GE(b.blocks, 128);
     std::int64_t const pitch = tr::c2r_pitch(log_n, log_n2);
     ASSERT_GT(pitch, n2 / 2);
     EXPECT_GE(l.row.workspace_bytes, static_cast<std::size_t>(pitch * n1 * batch * 4));

@@ -186,9 +186,41 @@ bool fuse_pairs(RealLayout& layout) {
   return true;
 }
 
-/// The C2R's halves (tall_real_layout.hpp): pass A, the column form over the P columns k2 of
-/// the half spectrum (in -> Y, rows of P words), then pass B, the rows form over the N1 / 2 row
-/// pairs of Y (Y -> out); `each` the scale of a pass.
+/// The two passes of the halves (tall_real_layout.hpp), a and b with their own fields set (kind,
+/// lengths, extent[0], strides, twiddles): the items (whole ones of C), the batch, the scale
+/// `each`, the buffers (in -> the row workspace -> out, Y of y_words words a transform), in
+/// `layout` if each has tall_pass::kMinItems items, as the tall pass's other passes
+/// (runs_tall_pass), and `eligible` takes them.
+template <typename Eligible>
+bool install_halves(RealLayout& layout, PassParams a, PassParams b, int log_n, int log_n2,
+                    float each, std::int64_t y_words, Eligible eligible) {
+  for (PassParams* p : {&a, &b}) {
+    p->log_tile = tall_pass::log_columns(p->log_length);
+    p->extent[1] = layout.rows;
+    p->tiles0 = p->extent[0] >> p->log_tile;
+    p->blocks = p->tiles0 * layout.rows;
+    if (p->blocks < tall_pass::kMinItems) return false;
+    p->threads = tall_pass::threads(p->log_length);
+    p->scale = each;
+    p->scatter = 1;
+    p->halves_log_n = log_n;
+    p->halves_log_n2 = log_n2;
+  }
+  a.src = Buffer::kIn;
+  a.dst = Buffer::kWorkspace;
+  b.src = Buffer::kWorkspace;
+  b.dst = Buffer::kOut;
+  set_origin_shortcuts(a);
+  set_origin_shortcuts(b);
+  if (!eligible(a, b)) return false;
+  layout.row.passes = {a, b};
+  layout.row.workspace_bytes = static_cast<std::size_t>(y_words * layout.rows) * 4;
+  layout.halves = true;
+  return true;
+}
+
+/// The C2R's halves: pass A, the column form over the P columns k2 of the half spectrum (in ->
+/// Y, rows of P words), then pass B, the rows form over the N1 / 2 row pairs of Y (Y -> out).
 bool build_c2r_halves(RealLayout& layout, int log_n, float each) {
   if (!tall_real::c2r_splits(log_n)) return false;
   int const log_n2 = tall_real::c2r_log_n2(log_n), log_n1 = log_n - log_n2;
@@ -216,35 +248,15 @@ bool build_c2r_halves(RealLayout& layout, int log_n, float each) {
   b.out_stride[1] = n1 * n2 / 2;
   b.out_elem_stride = n1 / 2;
   b.real_halves = tall_real::kC2rRowsPass;
-  for (PassParams* p : {&a, &b}) {
-    p->log_tile = tall_pass::log_columns(p->log_length);
-    p->extent[1] = layout.rows;
-    p->tiles0 = p->extent[0] >> p->log_tile;
-    p->blocks = p->tiles0 * layout.rows;
-    if (p->blocks < tall_pass::kMinItems) return false;
-    p->threads = tall_pass::threads(p->log_length);
-    p->scale = each;
-    p->scatter = 1;
-    p->halves_log_n = log_n;
-    p->halves_log_n2 = log_n2;
-  }
-  a.src = Buffer::kIn;
-  a.dst = Buffer::kWorkspace;
-  b.src = Buffer::kWorkspace;
-  b.dst = Buffer::kOut;
-  set_origin_shortcuts(a);
-  set_origin_shortcuts(b);
-  if (!tall_real::c2r_columns_eligible(a) || !tall_real::c2r_rows_eligible(b)) return false;
-  layout.row.passes = {a, b};
-  layout.row.workspace_bytes = static_cast<std::size_t>(a.out_stride[1] * layout.rows) * 4;
-  layout.halves = true;
-  return true;
+  return install_halves(
+      layout, a, b, log_n, log_n2, each, pitch * n1, [](PassParams const& x, PassParams const& y) {
+        return tall_real::c2r_columns_eligible(x) && tall_real::c2r_rows_eligible(y);
+      });
 }
 
 /// The halves (real_layout.hpp, tall_real_layout.hpp): a 1-D R2C or C2R of N = N1 N2 reals as
-/// two tall passes, when N splits into their lengths (tall_real::splits) and both have
-/// tall_pass::kMinItems items, as the tall pass's other passes (runs_tall_pass). The scale
-/// (1, 1/N or 1/sqrt N) in two equal factors, one per pass.
+/// two tall passes, when N splits into their lengths (tall_real::splits, c2r_splits). The
+/// scale (1, 1/N or 1/sqrt N) in two equal factors, one per pass.
 bool build_halves(PlanDesc const& desc, RealLayout& layout) {
   int const log_n = layout.log_m + 1;
   if (layout.rank2) return false;
@@ -254,17 +266,12 @@ bool build_halves(PlanDesc const& desc, RealLayout& layout) {
   if (!tall_real::splits(log_n)) return false;
   int const log_n2 = tall_real::log_n2(log_n), log_n1 = log_n - log_n2;
   std::int64_t const n1 = std::int64_t{1} << log_n1, n2 = std::int64_t{1} << log_n2;
-  std::int64_t const c1 = std::int64_t{1} << tall_pass::log_columns(log_n2);
   std::int64_t const c2 = std::int64_t{1} << tall_pass::log_columns(log_n1);
   std::int64_t const y_rows = n2 / 2 + c2;  // pass 2's sequences, padded to whole items
   std::int64_t const y_stride = y_rows * n1;
-  std::int64_t const items1 = n1 / 2 / c1 * layout.rows, items2 = y_rows / c2 * layout.rows;
-  if (items1 < tall_pass::kMinItems || items2 < tall_pass::kMinItems) return false;
   PassParams a;  // pass 1: the column form over the N1 / 2 complex columns
   a.log_length = log_n2;
-  a.log_tile = tall_pass::log_columns(log_n2);
   a.extent[0] = n1 / 2;
-  a.extent[1] = layout.rows;
   a.in_stride[0] = 1;
   a.in_stride[1] = n1 * n2 / 2;
   a.in_elem_stride = n1 / 2;
@@ -272,13 +279,9 @@ bool build_halves(PlanDesc const& desc, RealLayout& layout) {
   a.out_stride[1] = y_stride;
   a.out_elem_stride = n1;
   a.real_halves = tall_real::kColumnsPass;
-  a.halves_log_n = log_n;
-  a.halves_log_n2 = log_n2;
   PassParams b;  // pass 2: the rows form over the rows of Y
   b.log_length = log_n1;
-  b.log_tile = tall_pass::log_columns(log_n1);
   b.extent[0] = y_rows;
-  b.extent[1] = layout.rows;
   b.in_stride[0] = n1;
   b.in_stride[1] = y_stride;
   b.in_elem_stride = 1;
@@ -286,26 +289,10 @@ bool build_halves(PlanDesc const& desc, RealLayout& layout) {
   b.out_stride[1] = n1 * n2 / 2 + 1;
   b.out_elem_stride = 1;
   b.real_halves = tall_real::kRowsPass;
-  b.halves_log_n = log_n;
-  b.halves_log_n2 = log_n2;
-  for (PassParams* p : {&a, &b}) {
-    p->tiles0 = p->extent[0] >> p->log_tile;
-    p->blocks = p->tiles0 * layout.rows;
-    p->threads = tall_pass::threads(p->log_length);
-    p->scale = each;
-    p->scatter = 1;
-  }
-  a.src = Buffer::kIn;
-  a.dst = Buffer::kWorkspace;
-  b.src = Buffer::kWorkspace;
-  b.dst = Buffer::kOut;
-  set_origin_shortcuts(a);
-  set_origin_shortcuts(b);
-  if (!tall_real::columns_eligible(a) || !tall_real::rows_eligible(b)) return false;
-  layout.row.passes = {a, b};
-  layout.row.workspace_bytes = static_cast<std::size_t>(y_stride * layout.rows) * 4;
-  layout.halves = true;
-  return true;
+  return install_halves(layout, a, b, log_n, log_n2, each, y_stride,
+                        [](PassParams const& x, PassParams const& y) {
+                          return tall_real::columns_eligible(x) && tall_real::rows_eligible(y);
+                        });
 }
 
 /// The column split (real_layout.hpp), when the row FFT's first pass runs down the D0 = M / L
