@@ -25,8 +25,8 @@
 //   half spectrum (padded to P = N2 / 2 + C of them, C pass A's columns an item): point k1 of
 //   column k2 is X[k2 + N2 k1] while that index is at most N / 2, else conj X[N - k2 - N2 k1]
 //   (spectrum_source); the imaginary parts of X[0] and X[N / 2] are dropped, as numpy's irfft
-//   and cuFFT do. Its pass twiddles W_N^(-n1 k2) on the outputs; T[k2][n1] to Y at k2 + P n1:
-//   rows of P words, one per real column n1 of the output.
+//   does (a Hermitian spectrum has none). Its pass twiddles W_N^(-n1 k2) on the outputs;
+//   T[k2][n1] to Y at k2 + P n1: rows of P words, one per real column n1 of the output.
 //   Pass B (kC2rRowsPass): the rows form, inverse, over the N1 / 2 pairs of those rows (2j and
 //   2j + 1): T[.][n1] is the half spectrum of real column n1 (T[N2 - k2] = conj T[k2]), so
 //   point k2 of sequence j is Z[k2] = A[k2] + i B[k2], A and B rows 2j and 2j + 1 at k2 <= N2 / 2
