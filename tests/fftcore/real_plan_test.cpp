@@ -876,15 +876,20 @@ TEST(RealPlan, PairedSplitCoversEveryPairOnce) {
   }
 }
 
+/// The layout of a 1-D real transform of 2^log_n reals as make_plan builds it, the halves on or
+/// off.
+Status planned_layout(int log_n, std::int64_t batch, Transform kind, bool halves, RealLayout& l) {
+  return fftcore::detail::tc::build_real_layout(
+      real_desc(0, std::int64_t{1} << log_n, batch, kind), l, true, true,
+      fftcore::detail::tc::kLogMinRowPairsColumns, true, halves);
+}
+
 /// The layout of the halves (RealLayout::halves) of a 1-D R2C or C2R of 2^log_n reals, with the
 /// halves on: two passes of N = 2^log_n points together, `in` -> the row workspace -> `out`,
 /// each of 128 items or more and eligible for its own kernel only.
 void halves_layout(int log_n, std::int64_t batch, Transform kind, RealLayout& l) {
   namespace tr = fftcore::detail::tc::tall_real;
-  ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                real_desc(0, std::int64_t{1} << log_n, batch, kind), l, true, true,
-                fftcore::detail::tc::kLogMinRowPairsColumns, true, true),
-            Status::kSuccess);
+  ASSERT_EQ(planned_layout(log_n, batch, kind, true, l), Status::kSuccess);
   ASSERT_TRUE(l.halves);
   ASSERT_TRUE(l.split_in_row_pass());
   ASSERT_EQ(l.row.passes.size(), 2u);
@@ -1056,10 +1061,7 @@ TEST(RealPlan, HalvesEmulatedWithTheKernelMaps) {
                                                         {22, 1, true},
                                                         {22, 64, false}}) {
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << log_n, batch, Transform::kR2C), l, true, true,
-                  fftcore::detail::tc::kLogMinRowPairsColumns, true, on),
-              Status::kSuccess);
+    ASSERT_EQ(planned_layout(log_n, batch, Transform::kR2C, on, l), Status::kSuccess);
     EXPECT_FALSE(l.halves) << log_n << " " << batch;
   }
 }
@@ -1204,10 +1206,7 @@ TEST(RealPlan, C2rHalvesEmulatedWithTheKernelMaps) {
   for (auto const& [log_n, batch, on] : std::vector<std::tuple<int, std::int64_t, bool>>{
            {19, 512, true}, {25, 8, true}, {20, 4, true}, {22, 1, true}, {22, 64, false}}) {
     RealLayout l;
-    ASSERT_EQ(fftcore::detail::tc::build_real_layout(
-                  real_desc(0, std::int64_t{1} << log_n, batch, Transform::kC2R), l, true, true,
-                  fftcore::detail::tc::kLogMinRowPairsColumns, true, on),
-              Status::kSuccess);
+    ASSERT_EQ(planned_layout(log_n, batch, Transform::kC2R, on, l), Status::kSuccess);
     EXPECT_FALSE(l.halves) << log_n << " " << batch;
   }
 }

@@ -59,7 +59,8 @@ inline constexpr int kLogLastButterflies = 2 * kLogRadix;
 FFTCORE_HD constexpr int log_item(int log_l) { return log_l == kMinLogLength ? 14 : 15; }
 /// The fewest items a pass should have for the tall pass's kernels to take it: about one per
 /// SM of an H100 (132); with fewer, one item per block leaves most SMs idle (runs_tall_pass
-/// has the measurement; the two-pass real R2C, real_layout.cpp: build_halves, keeps to it too).
+/// has the measurement; the two-pass real transforms, real_layout.cpp: install_halves, keep to
+/// it too).
 inline constexpr std::int64_t kMinItems = 128;
 FFTCORE_HD constexpr int log_threads(int log_l) { return log_item(log_l) - kLogRadix - kLogRounds; }
 FFTCORE_HD constexpr int threads(int log_l) { return 1 << log_threads(log_l); }

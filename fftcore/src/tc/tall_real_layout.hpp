@@ -58,18 +58,24 @@ inline constexpr int kC2rRowsPass = 4;     ///< of its pass B
 inline constexpr int kMinLogColumnsLength = 10;
 inline constexpr int kMaxLogRowsLength = 10;
 
-/// log2 N2 (pass 1's length) of N = 2^log_n reals: as long as pass 1 allows with N1 >= 512.
-FFTCORE_HD constexpr int log_n2(int log_n) {
-  return log_n - tall_pass::kMinLogLength < tall_pass::kMaxLogLength
-             ? log_n - tall_pass::kMinLogLength
-             : tall_pass::kMaxLogLength;
+/// log2 N2 of N = 2^log_n reals for both directions: as long as the tall pass allows (4096)
+/// with N1 at least 2^min_log_n1.
+FFTCORE_HD constexpr int longest_n2(int log_n, int min_log_n1) {
+  return log_n - min_log_n1 < tall_pass::kMaxLogLength ? log_n - min_log_n1
+                                                       : tall_pass::kMaxLogLength;
 }
+/// Whether N2 = 2^log_n2 is at least 1024 and N1 = N / N2 within [2^min_log_n1, 2^max_log_n1].
+FFTCORE_HD constexpr bool lengths_fit(int log_n, int log_n2, int min_log_n1, int max_log_n1) {
+  return log_n2 >= kMinLogColumnsLength && log_n - log_n2 >= min_log_n1 &&
+         log_n - log_n2 <= max_log_n1;
+}
+
+/// log2 N2 (pass 1's length) of N = 2^log_n reals: as long as pass 1 allows with N1 >= 512.
+FFTCORE_HD constexpr int log_n2(int log_n) { return longest_n2(log_n, tall_pass::kMinLogLength); }
 /// Whether N = 2^log_n splits into the two passes' lengths: 2^19 .. 2^22 reals (1024 + 512,
 /// 2048 + 512, 4096 + 512, 4096 + 1024).
 FFTCORE_HD constexpr bool splits(int log_n) {
-  return log_n2(log_n) >= kMinLogColumnsLength &&
-         log_n - log_n2(log_n) >= tall_pass::kMinLogLength &&
-         log_n - log_n2(log_n) <= kMaxLogRowsLength;
+  return lengths_fit(log_n, log_n2(log_n), tall_pass::kMinLogLength, kMaxLogRowsLength);
 }
 
 // Pass 1's stage 3: the thread of column butterfly w0 takes 2 G iterations v. Each reads two
@@ -150,13 +156,9 @@ FFTCORE_HD inline bool rows_eligible(PassParams const& p) {
 /// and 8 words, one word off the sector grid in the mirrored half; unlike the R2C's pass-2
 /// stores there (kMaxLogRowsLength), partial sectors cost reads only.
 inline constexpr int kC2rMinLogLength = 10;
-FFTCORE_HD constexpr int c2r_log_n2(int log_n) {
-  return log_n - kC2rMinLogLength < tall_pass::kMaxLogLength ? log_n - kC2rMinLogLength
-                                                             : tall_pass::kMaxLogLength;
-}
+FFTCORE_HD constexpr int c2r_log_n2(int log_n) { return longest_n2(log_n, kC2rMinLogLength); }
 FFTCORE_HD constexpr bool c2r_splits(int log_n) {
-  return c2r_log_n2(log_n) >= kC2rMinLogLength && log_n - c2r_log_n2(log_n) >= kC2rMinLogLength &&
-         log_n - c2r_log_n2(log_n) <= tall_pass::kMaxLogLength;
+  return lengths_fit(log_n, c2r_log_n2(log_n), kC2rMinLogLength, tall_pass::kMaxLogLength);
 }
 
 /// The C2R: P, the words of a row of Y (pass A's columns, N2 / 2 + 1 padded to whole items of

@@ -382,7 +382,7 @@ bool runs_fast_pass(PassParams const& pass) noexcept {
 
 cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
-  // The two passes of the real R2C over half the data: the tall pass only.
+  // The two passes of the real R2C and C2R over half the data: the tall pass only.
   if (pass.real_halves != 0) return launch_tall_real(pass, src, dst, coarse, fine, stream);
   // The R2C split over sequence pairs: the register-chained pass only.
   if (pass.real_pairs != 0) {

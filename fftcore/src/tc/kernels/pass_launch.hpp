@@ -141,7 +141,8 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
 /// two passes: the tall pass and its rows form at 4096 points both on (FFTCORE_TC_TALL_PASS,
 /// FFTCORE_TC_TALL_ROWS).
 [[nodiscard]] bool tall_rows_plans_on() noexcept;
-/// A pass of the two-pass real R2C (tall_real_layout.hpp: columns_eligible, rows_eligible).
+/// A pass of the two-pass real R2C or C2R (tall_real_layout.hpp: columns_eligible,
+/// rows_eligible, c2r_columns_eligible, c2r_rows_eligible).
 [[nodiscard]] cudaError_t launch_tall_real(PassParams const& pass, void const* src, void* dst,
                                            float2 const* coarse, float2 const* fine,
                                            cudaStream_t stream) noexcept;

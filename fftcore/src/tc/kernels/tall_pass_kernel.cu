@@ -35,6 +35,17 @@ namespace tp = tall_pass;
 template <bool kHooked>
 constexpr int tall_ahead = kHooked ? 1 : 2;
 
+/// The variant of a two-pass real transform's pass (tall_real_layout.hpp): the R2C's forward,
+/// the C2R's inverse; the C2R's pass A twiddled; the rows form for the R2C's pass 2 and the
+/// C2R's pass B.
+template <int kReal>
+struct RealVariant {
+  static constexpr bool kInverse =
+      kReal == tall_real::kC2rColumnsPass || kReal == tall_real::kC2rRowsPass;
+  static constexpr bool kTwiddled = kReal == tall_real::kC2rColumnsPass;
+  static constexpr bool kRows = kReal == tall_real::kRowsPass || kReal == tall_real::kC2rRowsPass;
+};
+
 /// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
 /// tall_pass::eligible: no hooks with them). kRows: the rows form (tall_pass::rows_eligible:
 /// stage 1 reads each sequence as a row, lanes on adjacent points; the words in rows_slot).
@@ -46,12 +57,13 @@ template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, bool kRows, in
 __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                      float2 const* fine) {
+  using Real = RealVariant<kReal>;
+  static_assert(kReal == 0 || (!kHooked && kInverse == Real::kInverse &&
+                               kTwiddled == Real::kTwiddled && kRows == Real::kRows),
+                "the real passes: no hooks, their directions, twiddles and forms");
   constexpr bool kC2rA = kReal == tall_real::kC2rColumnsPass;
   constexpr bool kC2rB = kReal == tall_real::kC2rRowsPass;
   constexpr bool kR2c = kReal == tall_real::kColumnsPass || kReal == tall_real::kRowsPass;
-  static_assert(kReal == 0 || (!kHooked && kInverse == !kR2c && kTwiddled == kC2rA &&
-                               kRows == (kReal == tall_real::kRowsPass || kC2rB)),
-                "the real passes: no hooks, their directions, twiddles and forms");
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
@@ -331,17 +343,6 @@ cudaError_t prepare_length() noexcept {
   }
   return e;
 }
-
-/// The variant of a two-pass real transform's pass (tall_real_layout.hpp): the R2C's forward,
-/// the C2R's inverse; the C2R's pass A twiddled; the rows form for the R2C's pass 2 and the
-/// C2R's pass B.
-template <int kReal>
-struct RealVariant {
-  static constexpr bool kInverse =
-      kReal == tall_real::kC2rColumnsPass || kReal == tall_real::kC2rRowsPass;
-  static constexpr bool kTwiddled = kReal == tall_real::kC2rColumnsPass;
-  static constexpr bool kRows = kReal == tall_real::kRowsPass || kReal == tall_real::kC2rRowsPass;
-};
 
 template <int kLogL, int kReal>
 cudaError_t prepare_real() noexcept {
