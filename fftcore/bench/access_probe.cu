@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// access_probe: the copy rate a pass's global access pattern allows, without its arithmetic.
+// Copies 2^28 words (1 GiB each way) with the Stockham pass's pattern (thread j of a
+// 4096-word item takes words j + 128 i, i < 32, and writes them back at the same places; four
+// 128-thread blocks per SM as the 4096-point pass, or sixteen) as 4-byte words, as 4-byte
+// words with streaming cache hints, and as 8- and 16-byte vectors, against cudaMemcpy in the
+// same run (best of five after two warm-ups). fftcore/NOTES.md, session 27: on the H100 the
+// 4-byte pattern ran at 90-93 % of cudaMemcpy, 8-byte vectors at 95-96 %.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#define CK(x)                                             \
+  do {                                                    \
+    cudaError_t e = (x);                                  \
+    if (e != cudaSuccess) {                               \
+      std::printf("%s: %s\n", #x, cudaGetErrorString(e)); \
+      return 1;                                           \
+    }                                                     \
+  } while (0)
+
+template <int kT, int kE>
+__global__ void __launch_bounds__(kT)
+    words(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, long items) {
+  extern __shared__ uint32_t pad[];
+  for (long w = blockIdx.x; w < items; w += gridDim.x) {
+    const uint32_t* p = in + w * (kT * kE);
+    uint32_t* q = out + w * (kT * kE);
+    uint32_t r[kE];
+#pragma unroll
+    for (int i = 0; i < kE; ++i) r[i] = p[threadIdx.x + kT * i];
+#pragma unroll
+    for (int i = 0; i < kE; ++i) q[threadIdx.x + kT * i] = r[i] ^ 0x80008000u;
+  }
+  if (items < 0) pad[threadIdx.x] = 0;
+}
+template <int kT, int kE>
+__global__ void __launch_bounds__(kT)
+    words_cs(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, long items) {
+  extern __shared__ uint32_t pad[];
+  for (long w = blockIdx.x; w < items; w += gridDim.x) {
+    const uint32_t* p = in + w * (kT * kE);
+    uint32_t* q = out + w * (kT * kE);
+    uint32_t r[kE];
+#pragma unroll
+    for (int i = 0; i < kE; ++i) r[i] = __ldcs(p + threadIdx.x + kT * i);
+#pragma unroll
+    for (int i = 0; i < kE; ++i) __stcs(q + threadIdx.x + kT * i, r[i] ^ 0x80008000u);
+  }
+  if (items < 0) pad[threadIdx.x] = 0;
+}
+template <int kT, int kE>
+__global__ void __launch_bounds__(kT)
+    vec2(const uint2* __restrict__ in, uint2* __restrict__ out, long items) {
+  extern __shared__ uint32_t pad[];
+  constexpr int kV = kE / 2;
+  for (long w = blockIdx.x; w < items; w += gridDim.x) {
+    const uint2* p = in + w * (kT * kV);
+    uint2* q = out + w * (kT * kV);
+    uint2 r[kV];
+#pragma unroll
+    for (int i = 0; i < kV; ++i) r[i] = p[threadIdx.x + kT * i];
+#pragma unroll
+    for (int i = 0; i < kV; ++i) {
+      uint2 v = r[i];
+      v.x ^= 0x80008000u;
+      v.y ^= 0x80008000u;
+      q[threadIdx.x + kT * i] = v;
+    }
+  }
+  if (items < 0) pad[threadIdx.x] = 0;
+}
+template <int kT, int kE>
+__global__ void __launch_bounds__(kT)
+    vec4(const uint4* __restrict__ in, uint4* __restrict__ out, long items) {
+  extern __shared__ uint32_t pad[];
+  constexpr int kV = kE / 4;
+  for (long w = blockIdx.x; w < items; w += gridDim.x) {
+    const uint4* p = in + w * (kT * kV);
+    uint4* q = out + w * (kT * kV);
+    uint4 r[kV];
+#pragma unroll
+    for (int i = 0; i < kV; ++i) r[i] = p[threadIdx.x + kT * i];
+#pragma unroll
+    for (int i = 0; i < kV; ++i) {
+      uint4 v = r[i];
+      v.x ^= 0x80008000u;
+      v.y ^= 0x80008000u;
+      v.z ^= 0x80008000u;
+      v.w ^= 0x80008000u;
+      q[threadIdx.x + kT * i] = v;
+    }
+  }
+  if (items < 0) pad[threadIdx.x] = 0;
+}
+
+bool ok(cudaError_t e, char const* what) {
+  if (e != cudaSuccess) std::printf("%s: %s\n", what, cudaGetErrorString(e));
+  return e == cudaSuccess;
+}
+
+/// Best of five timed launches after two warm-ups, in ms; negative on a CUDA error.
+template <class K, class PI, class PO>
+float time_kernel(K kernel, int grid, int block, size_t smem, PI in, PO out, long items) {
+  cudaEvent_t a = nullptr, b = nullptr;
+  if (!ok(cudaEventCreate(&a), "event") || !ok(cudaEventCreate(&b), "event")) return -1.f;
+  float best = 1e9f;
+  for (int rep = 0; rep < 7; ++rep) {
+    float ms = 0;
+    if (!ok(cudaEventRecord(a), "record")) return -1.f;
+    kernel<<<grid, block, smem>>>(in, out, items);
+    if (!ok(cudaGetLastError(), "launch") || !ok(cudaEventRecord(b), "record") ||
+        !ok(cudaEventSynchronize(b), "sync") || !ok(cudaEventElapsedTime(&ms, a, b), "elapsed")) {
+      return -1.f;
+    }
+    if (rep >= 2 && ms < best) best = ms;
+  }
+  (void)cudaEventDestroy(a);
+  (void)cudaEventDestroy(b);
+  return best;
+}
+
+/// Whether every kernel wrote what it read with the FP16 sign bits flipped (spot checks).
+bool output_flipped(uint32_t const* out, size_t n) {
+  for (size_t i : {size_t{0}, size_t{12345}, n / 2 + 77, n - 1}) {
+    uint32_t w = 0;
+    if (!ok(cudaMemcpy(&w, out + i, 4, cudaMemcpyDeviceToHost), "check copy")) return false;
+    if (w != (0x3c3c3c3cu ^ 0x80008000u)) {
+      std::printf("word %zu is %08x, expected %08x\n", i, w, 0x3c3c3c3cu ^ 0x80008000u);
+      return false;
+    }
+  }
+  return true;
+}
+
+int main() {
+  const size_t n = size_t{1} << 28;  // words
+  uint32_t *in = nullptr, *out = nullptr;
+  CK(cudaMalloc(&in, n * 4));
+  CK(cudaMalloc(&out, n * 4));
+  CK(cudaMemset(in, 0x3c, n * 4));
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  float copy = 1e9f;
+  {
+    cudaEvent_t a = nullptr, b = nullptr;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    for (int rep = 0; rep < 7; ++rep) {
+      float ms = 0;
+      CK(cudaEventRecord(a));
+      CK(cudaMemcpy(out, in, n * 4, cudaMemcpyDeviceToDevice));
+      CK(cudaEventRecord(b));
+      CK(cudaEventSynchronize(b));
+      CK(cudaEventElapsedTime(&ms, a, b));
+      if (rep >= 2 && ms < copy) copy = ms;
+    }
+  }
+  std::printf("cudaMemcpy D2D: %.3f ms (%.0f GB/s)\n", copy, 2.0 * n * 4 / copy / 1e6);
+  constexpr int kT = 128, kE = 32;
+  const long items = n / (kT * kE);
+  size_t const smem_4 = 52 * 1024;  // four 128-thread blocks per SM, as the 4096-point pass
+  CK(cudaFuncSetAttribute(words<kT, kE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
+  CK(cudaFuncSetAttribute(vec4<kT, kE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
+  CK(cudaFuncSetAttribute(vec2<kT, kE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
+  CK(cudaFuncSetAttribute(words_cs<kT, kE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          (int)smem_4));
+  struct {
+    const char* name;
+    int per_sm;
+    size_t smem;
+  } cfg[] = {{"4 blocks/SM (16 warps)", 4, smem_4}, {"16 blocks/SM (64 warps)", 16, 0}};
+  for (auto const& c : cfg) {
+    int const grid = sms * c.per_sm;
+    float t[4] = {};
+    for (int v = 0; v < 4; ++v) {
+      CK(cudaMemset(out, 0, n * 4));  // each variant's output checked on its own
+      t[v] =
+          v == 0   ? time_kernel(words<kT, kE>, grid, kT, c.smem, in, out, items)
+          : v == 1 ? time_kernel(words_cs<kT, kE>, grid, kT, c.smem, in, out, items)
+          : v == 2
+              ? time_kernel(vec2<kT, kE>, grid, kT, c.smem, (const uint2*)in, (uint2*)out, items)
+              : time_kernel(vec4<kT, kE>, grid, kT, c.smem, (const uint4*)in, (uint4*)out, items);
+      if (t[v] < 0 || !output_flipped(out, n)) return 1;
+    }
+    std::printf(
+        "%s: 4-byte words %.3f ms (%.0f%% of copy), streaming-hint words %.3f (%.0f%%), "
+        "8-byte %.3f (%.0f%%), 16-byte %.3f (%.0f%%)\n",
+        c.name, t[0], 100 * copy / t[0], t[1], 100 * copy / t[1], t[2], 100 * copy / t[2], t[3],
+        100 * copy / t[3]);
+  }
+  return 0;
+}
