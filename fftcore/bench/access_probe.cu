@@ -5,7 +5,7 @@
 // 128-thread blocks per SM as the 4096-point pass, or sixteen) as 4-byte words, as 4-byte
 // words with streaming cache hints, and as 8- and 16-byte vectors, against cudaMemcpy in the
 // same run (best of five after two warm-ups). fftcore/NOTES.md, session 27: on the H100 the
-// 4-byte pattern ran at 90-93 % of cudaMemcpy, 8-byte vectors at 95-96 %.
+// 4-byte pattern ran at 90-93 % of cudaMemcpy, 8-byte vectors at 95-96 %, 16-byte at 94-97 %.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -19,76 +19,36 @@
     }                                                     \
   } while (0)
 
-template <int kT, int kE>
-__global__ void __launch_bounds__(kT)
-    words(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, long items) {
-  extern __shared__ uint32_t pad[];
-  for (long w = blockIdx.x; w < items; w += gridDim.x) {
-    const uint32_t* p = in + w * (kT * kE);
-    uint32_t* q = out + w * (kT * kE);
-    uint32_t r[kE];
-#pragma unroll
-    for (int i = 0; i < kE; ++i) r[i] = p[threadIdx.x + kT * i];
-#pragma unroll
-    for (int i = 0; i < kE; ++i) q[threadIdx.x + kT * i] = r[i] ^ 0x80008000u;
-  }
-  if (items < 0) pad[threadIdx.x] = 0;
+/// The FP16 sign bits of every word flipped (the probe's stand-in for arithmetic).
+__device__ __forceinline__ uint32_t flipped(uint32_t v) { return v ^ 0x80008000u; }
+__device__ __forceinline__ uint2 flipped(uint2 v) { return make_uint2(flipped(v.x), flipped(v.y)); }
+__device__ __forceinline__ uint4 flipped(uint4 v) {
+  return make_uint4(flipped(v.x), flipped(v.y), flipped(v.z), flipped(v.w));
 }
-template <int kT, int kE>
+
+/// Items of kT kE words, grid-stride over resident blocks: thread j takes accesses of type V at
+/// j + kT i of its item (4-byte words: the Stockham pass's pattern at L = 4096), then writes them
+/// back flipped at the same places; kStream with __ldcs / __stcs (evict-first) accesses. The
+/// dynamic shared memory only limits the blocks per SM.
+template <class V, bool kStream, int kT, int kE>
 __global__ void __launch_bounds__(kT)
-    words_cs(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, long items) {
+    copy_items(V const* __restrict__ in, V* __restrict__ out, long items) {
   extern __shared__ uint32_t pad[];
+  constexpr int kV = kE * 4 / static_cast<int>(sizeof(V));  // accesses per thread and item
   for (long w = blockIdx.x; w < items; w += gridDim.x) {
-    const uint32_t* p = in + w * (kT * kE);
-    uint32_t* q = out + w * (kT * kE);
-    uint32_t r[kE];
+    V const* p = in + w * (kT * kV);
+    V* q = out + w * (kT * kV);
+    V r[kV];
 #pragma unroll
-    for (int i = 0; i < kE; ++i) r[i] = __ldcs(p + threadIdx.x + kT * i);
-#pragma unroll
-    for (int i = 0; i < kE; ++i) __stcs(q + threadIdx.x + kT * i, r[i] ^ 0x80008000u);
-  }
-  if (items < 0) pad[threadIdx.x] = 0;
-}
-template <int kT, int kE>
-__global__ void __launch_bounds__(kT)
-    vec2(const uint2* __restrict__ in, uint2* __restrict__ out, long items) {
-  extern __shared__ uint32_t pad[];
-  constexpr int kV = kE / 2;
-  for (long w = blockIdx.x; w < items; w += gridDim.x) {
-    const uint2* p = in + w * (kT * kV);
-    uint2* q = out + w * (kT * kV);
-    uint2 r[kV];
-#pragma unroll
-    for (int i = 0; i < kV; ++i) r[i] = p[threadIdx.x + kT * i];
+    for (int i = 0; i < kV; ++i)
+      r[i] = kStream ? __ldcs(p + threadIdx.x + kT * i) : p[threadIdx.x + kT * i];
 #pragma unroll
     for (int i = 0; i < kV; ++i) {
-      uint2 v = r[i];
-      v.x ^= 0x80008000u;
-      v.y ^= 0x80008000u;
-      q[threadIdx.x + kT * i] = v;
-    }
-  }
-  if (items < 0) pad[threadIdx.x] = 0;
-}
-template <int kT, int kE>
-__global__ void __launch_bounds__(kT)
-    vec4(const uint4* __restrict__ in, uint4* __restrict__ out, long items) {
-  extern __shared__ uint32_t pad[];
-  constexpr int kV = kE / 4;
-  for (long w = blockIdx.x; w < items; w += gridDim.x) {
-    const uint4* p = in + w * (kT * kV);
-    uint4* q = out + w * (kT * kV);
-    uint4 r[kV];
-#pragma unroll
-    for (int i = 0; i < kV; ++i) r[i] = p[threadIdx.x + kT * i];
-#pragma unroll
-    for (int i = 0; i < kV; ++i) {
-      uint4 v = r[i];
-      v.x ^= 0x80008000u;
-      v.y ^= 0x80008000u;
-      v.z ^= 0x80008000u;
-      v.w ^= 0x80008000u;
-      q[threadIdx.x + kT * i] = v;
+      if constexpr (kStream) {
+        __stcs(q + threadIdx.x + kT * i, flipped(r[i]));
+      } else {
+        q[threadIdx.x + kT * i] = flipped(r[i]);
+      }
     }
   }
   if (items < 0) pad[threadIdx.x] = 0;
@@ -160,11 +120,15 @@ int main() {
   constexpr int kT = 128, kE = 32;
   const long items = n / (kT * kE);
   size_t const smem_4 = 52 * 1024;  // four 128-thread blocks per SM, as the 4096-point pass
-  CK(cudaFuncSetAttribute(words<kT, kE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
-  CK(cudaFuncSetAttribute(vec4<kT, kE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
-  CK(cudaFuncSetAttribute(vec2<kT, kE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
-  CK(cudaFuncSetAttribute(words_cs<kT, kE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                          (int)smem_4));
+  auto const words = copy_items<uint32_t, false, kT, kE>;
+  auto const words_cs = copy_items<uint32_t, true, kT, kE>;
+  auto const vec2 = copy_items<uint2, false, kT, kE>;
+  auto const vec4 = copy_items<uint4, false, kT, kE>;
+  for (auto const kernel : {words, words_cs}) {
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
+  }
+  CK(cudaFuncSetAttribute(vec2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
+  CK(cudaFuncSetAttribute(vec4, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_4));
   struct {
     const char* name;
     int per_sm;
@@ -175,12 +139,13 @@ int main() {
     float t[4] = {};
     for (int v = 0; v < 4; ++v) {
       CK(cudaMemset(out, 0, n * 4));  // each variant's output checked on its own
-      t[v] =
-          v == 0   ? time_kernel(words<kT, kE>, grid, kT, c.smem, in, out, items)
-          : v == 1 ? time_kernel(words_cs<kT, kE>, grid, kT, c.smem, in, out, items)
-          : v == 2
-              ? time_kernel(vec2<kT, kE>, grid, kT, c.smem, (const uint2*)in, (uint2*)out, items)
-              : time_kernel(vec4<kT, kE>, grid, kT, c.smem, (const uint4*)in, (uint4*)out, items);
+      auto const* const in2 = reinterpret_cast<uint2 const*>(in);
+      auto const* const in4 = reinterpret_cast<uint4 const*>(in);
+      t[v] = v == 0   ? time_kernel(words, grid, kT, c.smem, in, out, items)
+             : v == 1 ? time_kernel(words_cs, grid, kT, c.smem, in, out, items)
+             : v == 2
+                 ? time_kernel(vec2, grid, kT, c.smem, in2, reinterpret_cast<uint2*>(out), items)
+                 : time_kernel(vec4, grid, kT, c.smem, in4, reinterpret_cast<uint4*>(out), items);
       if (t[v] < 0 || !output_flipped(out, n)) return 1;
     }
     std::printf(
