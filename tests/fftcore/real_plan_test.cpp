@@ -884,6 +884,16 @@ Status planned_layout(int log_n, std::int64_t batch, Transform kind, bool halves
       fftcore::detail::tc::kLogMinRowPairsColumns, true, halves);
 }
 
+/// That the planner leaves the halves out for each (log_n, batch, halves switch) case.
+void expect_no_halves(std::vector<std::tuple<int, std::int64_t, bool>> const& cases,
+                      Transform kind) {
+  for (auto const& [log_n, batch, on] : cases) {
+    RealLayout l;
+    ASSERT_EQ(planned_layout(log_n, batch, kind, on, l), Status::kSuccess);
+    EXPECT_FALSE(l.halves) << log_n << " " << batch << (on ? "" : " (switched off)");
+  }
+}
+
 /// The layout of the halves (RealLayout::halves) of a 1-D R2C or C2R of 2^log_n reals, with the
 /// halves on: two passes of N = 2^log_n points together, `in` -> the row workspace -> `out`,
 /// each of 128 items or more and eligible for its own kernel only.
@@ -1051,19 +1061,15 @@ TEST(RealPlan, HalvesEmulatedWithTheKernelMaps) {
   EXPECT_EQ(lengths, (std::set<std::pair<int, int>>{{10, 9}, {11, 9}, {12, 9}, {12, 10}}));
   // Not: 2^17, 2^18 (pass 1 under 1024 points), 2^23..2^25 (pass 2 over 1024), a batch of too
   // few items, switched off.
-  for (auto const& [log_n, batch, on] :
-       std::vector<std::tuple<int, std::int64_t, bool>>{{17, 2048, true},
-                                                        {18, 1024, true},
-                                                        {23, 32, true},
-                                                        {24, 16, true},
-                                                        {25, 8, true},
-                                                        {19, 8, true},
-                                                        {22, 1, true},
-                                                        {22, 64, false}}) {
-    RealLayout l;
-    ASSERT_EQ(planned_layout(log_n, batch, Transform::kR2C, on, l), Status::kSuccess);
-    EXPECT_FALSE(l.halves) << log_n << " " << batch;
-  }
+  expect_no_halves({{17, 2048, true},
+                    {18, 1024, true},
+                    {23, 32, true},
+                    {24, 16, true},
+                    {25, 8, true},
+                    {19, 8, true},
+                    {22, 1, true},
+                    {22, 64, false}},
+                   Transform::kR2C);
 }
 
 /// The C2R's halves (tall_real_layout.hpp), emulated in double with the kernels' maps on the
@@ -1203,12 +1209,8 @@ TEST(RealPlan, C2rHalvesEmulatedWithTheKernelMaps) {
             (std::set<std::pair<int, int>>{{10, 10}, {10, 11}, {10, 12}, {11, 12}, {12, 12}}));
   // Not: 2^19 (pass A under 1024 points), 2^25 (over 4096), a batch of too few items, switched
   // off.
-  for (auto const& [log_n, batch, on] : std::vector<std::tuple<int, std::int64_t, bool>>{
-           {19, 512, true}, {25, 8, true}, {20, 4, true}, {22, 1, true}, {22, 64, false}}) {
-    RealLayout l;
-    ASSERT_EQ(planned_layout(log_n, batch, Transform::kC2R, on, l), Status::kSuccess);
-    EXPECT_FALSE(l.halves) << log_n << " " << batch;
-  }
+  expect_no_halves({{19, 512, true}, {25, 8, true}, {20, 4, true}, {22, 1, true}, {22, 64, false}},
+                   Transform::kC2R);
 }
 
 /// The C2R column split (PassParams::real_in_columns): where the planner takes it, its first
