@@ -86,6 +86,43 @@ TEST(TcLongPass, TakesThe32768PointTransformsOfLargeBatchesAsOnePass) {
   EXPECT_TRUE(lp::eligible(moved));
 }
 
+TEST(TcLongPass, TakesThe65536PointTransformsOfLargeBatchesAsOneSplitPass) {
+  for (std::int64_t batch : {64, 65, 4096}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    PassLayout const l = layout_of(desc(1, 2 * kL, batch));
+    ASSERT_EQ(l.passes.size(), 1u);
+    PassParams const& p = l.passes[0];
+    EXPECT_EQ(p.log_length, lp::kLogSplitLength);
+    EXPECT_EQ(p.log_tile, 0);
+    EXPECT_EQ(p.blocks, batch);  // sequences; each takes a cluster of kSplitBlocks blocks
+    EXPECT_TRUE(lp::eligible(p));
+    EXPECT_TRUE(lp::split(p));
+    EXPECT_EQ(l.workspace_bytes, 0u);
+  }
+  // Below 64 sequences (2^22 elements) two passes; FFTCORE_TC_SPLIT=16 asks for it at any batch.
+  for (std::int64_t batch : {1, 3, 63}) {
+    EXPECT_EQ(layout_of(desc(1, 2 * kL, batch)).passes.size(), 2u) << "batch " << batch;
+  }
+  PassLayout const forced = layout_of(desc(1, 2 * kL, 1), tcfft::testing::plans::split({16}));
+  ASSERT_EQ(forced.passes.size(), 1u);
+  EXPECT_TRUE(lp::split(forced.passes[0]));
+  // Not the twin R2C's kind of pass, and no other length but 2^15 and 2^16.
+  PassParams twin = layout_of(desc(1, 2 * kL, 64)).passes[0];
+  twin.real_twin = 1;
+  EXPECT_FALSE(lp::eligible(twin));
+  PassParams longer = layout_of(desc(1, 2 * kL, 64)).passes[0];
+  longer.log_length = lp::kLogSplitLength + 1;
+  EXPECT_FALSE(lp::eligible(longer));
+  // The sum's factor: 1/2 where the pass scales down (1/N, 1/sqrt(N)), else 1.
+  for (auto scaling :
+       {fftcore::Scaling::kNone, fftcore::Scaling::kByN, fftcore::Scaling::kBySqrtN}) {
+    fftcore::PlanDesc d = desc(1, 2 * kL, 64);
+    d.scaling = scaling;
+    EXPECT_EQ(lp::split_factor(layout_of(d).passes[0]),
+              scaling == fftcore::Scaling::kNone ? 1.0f : 0.5f);
+  }
+}
+
 TEST(TcLongPass, TakesTheRowFftOf2Pow16RealsWithTheSplitKernel) {
   for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
     for (std::int64_t batch : {64, 100}) {
@@ -97,6 +134,19 @@ TEST(TcLongPass, TakesTheRowFftOf2Pow16RealsWithTheSplitKernel) {
       EXPECT_TRUE(l.z_fp16);
       EXPECT_TRUE(lp::eligible(l.row.passes[0]));
     }
+  }
+}
+
+TEST(TcLongPass, TakesTheRowFftOf2Pow17RealsAsOneSplitPass) {
+  for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
+    fftcore::PlanDesc d = desc(1, 4 * kL, 64);
+    d.kind = kind;
+    fftcore::detail::tc::RealLayout l;
+    ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, l), fftcore::Status::kSuccess);
+    ASSERT_EQ(l.row.passes.size(), 1u);
+    EXPECT_TRUE(l.z_fp16);
+    EXPECT_TRUE(lp::split(l.row.passes[0]));
+    EXPECT_TRUE(lp::eligible(l.row.passes[0]));
   }
 }
 
@@ -221,6 +271,43 @@ TEST(TcLongPass, EmulatedStagesGiveTheDft) {
   double const rounded = tcfft::testing::relative_l2_error(emulate(x, true), ref);
   EXPECT_GT(rounded, 1e-5) << "seed " << seed;
   EXPECT_LT(rounded, 4e-4) << "seed " << seed;
+}
+
+TEST(TcLongPass, EmulatedSplitGivesTheDft) {
+  // The split pass in double: half r of the 2N-point input, y_r[n] = f (x[n] + (-1)^r
+  // x[n + N]) W_2N^(r n) with W_2N^n for n = b + 1024 m taken as the kernel takes it (W_2N^b
+  // times W_64^m), through the emulated long pass, lands at X[2 k + r].
+  constexpr int kN2 = 2 * kL;
+  unsigned seed = 0;
+  std::vector<cd> const x = tcfft::testing::random_complex(kN2, seed);
+  std::vector<cd> ref = x;
+  tcfft::testing::fft_radix2(ref);
+  PassParams p;
+  p.log_length = lp::kLogSplitLength;
+  p.scale = 1.0f / kN2;
+  double const f = lp::split_factor(p);
+  ASSERT_EQ(f, 0.5);
+  std::vector<cd> out(kN2);
+  for (int r = 0; r < lp::kSplitBlocks; ++r) {
+    std::vector<cd> y(kL);
+    for (int n = 0; n < kL; ++n) {
+      int const b = n % (1 << lp::kLogButterflies), m = n >> lp::kLogButterflies;
+      cd const lo = x[static_cast<std::size_t>(n)];
+      cd const hi = x[static_cast<std::size_t>(n + lp::kSplitHalf)];
+      cd v = f * (r == 0 ? lo + hi : lo - hi);
+      if (r != 0) {
+        v *= tcfft::testing::root_of_unity(b, kN2, false) *
+             tcfft::testing::root_of_unity(m, 2 * lp::kRadix, false);
+      }
+      y[static_cast<std::size_t>(n)] = v;
+    }
+    std::vector<cd> const half = emulate(y, false);
+    for (int k = 0; k < kL; ++k) {
+      out[static_cast<std::size_t>(2 * k + r)] = half[static_cast<std::size_t>(k)] / f;
+    }
+  }
+  double const err = tcfft::testing::relative_l2_error(out, ref);
+  EXPECT_LT(err, 1e-12) << "seed " << seed;
 }
 
 }  // namespace

@@ -165,8 +165,9 @@ TEST(TcPlanLogic, PassesFactoriseEverySize) {
         for (int s = 0; s < p.stage_count; ++s) log_stages += p.log_radix[s];
         EXPECT_EQ(log_stages, p.log_length);
         log_total += p.log_length;
-        if (p.log_length == fftcore::detail::tc::long_pass::kLogLength) {
-          // 2^15 as one pass on the long pass, one sequence per tile (its own block shape).
+        if (p.log_length >= fftcore::detail::tc::long_pass::kLogLength) {
+          // 2^15 (and 2^16, large batches only) as one pass on the long pass, one sequence per
+          // tile (its own block shape).
           EXPECT_EQ(k, p.log_length);
           EXPECT_EQ(p.log_tile, 0);
           EXPECT_TRUE(fftcore::detail::tc::long_pass::eligible(p));
@@ -230,8 +231,9 @@ TEST(TcPlanLogic, SplitOverrideIsParsedStrictly) {
   EXPECT_EQ(split_override("3,4,5"), (std::vector<int>{3, 4, 5}));
   EXPECT_EQ(split_override("14"), (std::vector<int>{14}));
   EXPECT_EQ(split_override("15"), (std::vector<int>{15}));  // the long pass, alone only
-  for (char const* bad : {"", "8,", ",8", "8,,12", "a", "8;12", "0,12", "16", "15,2", "2,15",
-                          "1,2,3,4", "8 12"}) {
+  EXPECT_EQ(split_override("16"), (std::vector<int>{16}));  // its split, alone only
+  for (char const* bad : {"", "8,", ",8", "8,,12", "a", "8;12", "0,12", "17", "15,2", "2,15",
+                          "16,1", "1,16", "1,2,3,4", "8 12"}) {
     EXPECT_TRUE(split_override(bad).empty()) << '"' << bad << '"';
   }
   EXPECT_TRUE(split_override(nullptr).empty());

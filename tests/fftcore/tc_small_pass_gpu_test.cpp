@@ -313,6 +313,23 @@ TEST_F(TcLongPass, SequencesAgainstCufftHalf) {
             false, fftcore::detail::tc::long_pass::eligible);
 }
 
+TEST_F(TcLongPass, SplitSequencesAgainstCufftHalf) {
+  // The split pass of 2^16 points (clusters of two blocks): one sequence and 3 through
+  // FFTCORE_TC_SPLIT=16 (the planner takes two passes below 64 sequences), 64 and 100 (fewer
+  // clusters than the GPU holds), 300 (clusters take several sequences each, grid-stride), and
+  // each scaling (the split's factor 1/2 where the pass scales down). compare() runs each in
+  // place too, which the clusters' barrier keeps safe.
+  run_cases({{1, 1 << 16, 1, "16"},
+             {1, 1 << 16, 3, "16", fftcore::Scaling::kBySqrtN},
+             {1, 1 << 16, 64, nullptr},
+             {1, 1 << 16, 300, nullptr},
+             {1, 1 << 16, 100, nullptr, fftcore::Scaling::kByN}},
+            false, [](fftcore::detail::tc::PassParams const& p) {
+              return fftcore::detail::tc::long_pass::split(p) &&
+                     fftcore::detail::tc::long_pass::eligible(p);
+            });
+}
+
 TEST_F(TcTallPass, ColumnsOf2dShapesAgainstCufftHalf) {
   // 512..4096 rows (C = 32, 32, 16, 8 columns an item): one item per image in batches, a few items
   // per image (fewer items than SMs), and many (blocks walk several, grid-stride), with each

@@ -32,6 +32,8 @@ constexpr int kLogMinCoalescedTile = 3;      // 8 adjacent __half2 = one 32-byte
 constexpr std::int64_t kMaxElementsFp32Intermediate2d = 4096;
 /// The long pass (2^15 points) from 2^21 elements in all: 64 sequences.
 constexpr int kLogMinLongPassElements = 21;
+/// The split pass (2^16 points) from 2^22 elements: 64 sequences, 128 blocks.
+constexpr int kLogMinSplitPassElements = 22;
 
 int log2_exact(std::int64_t v) {
   if (v <= 0 || (v & (v - 1)) != 0) return -1;
@@ -242,6 +244,12 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends, st
       total >= (std::int64_t{1} << kLogMinLongPassElements)) {
     return {log_n};
   }
+  // 2^16 points in one pass: the long pass's split (long_pass_layout.hpp), a cluster of two
+  // blocks per sequence, from 64 sequences.
+  if (vector == 1 && !fp32_ends && log_n == long_pass::kLogSplitLength &&
+      total >= (std::int64_t{1} << kLogMinSplitPassElements)) {
+    return {log_n};
+  }
   // Two passes with a twiddled 4096-point first pass on the tall pass (PlanOptions::tall_two_pass
   // has the measurements); from 2^24 elements, so that its items (8 columns) fill the GPU. 2^24
   // with a 4096-point last pass on the tall pass's rows form (PlanOptions::tall_rows).
@@ -308,8 +316,10 @@ std::vector<int> split_override(char const* text) {
     int v = 0;
     int digits = 0;
     for (; *c >= '0' && *c <= '9' && digits < 3; ++c, ++digits) v = 10 * v + (*c - '0');
-    // 15 only alone: the long pass's one-pass 2^15 (it takes no other pass).
-    bool const long_alone = v == long_pass::kLogLength && parts.empty() && *c == '\0';
+    // 15 and 16 only alone: the long pass's one-pass 2^15 and its split's 2^16 (it takes no
+    // other pass).
+    bool const long_alone = (v == long_pass::kLogLength || v == long_pass::kLogSplitLength) &&
+                            parts.empty() && *c == '\0';
     if (digits == 0 || v < 1 || (v > kLogMaxBlockElements && !long_alone) || parts.size() == 3) {
       return {};
     }

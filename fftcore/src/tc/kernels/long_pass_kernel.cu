@@ -5,7 +5,9 @@
 // (long_pass_layout.hpp has the maps and the reason), with the load and store hooks.
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 
 #include "tc/kernels/chained_launch.cuh"
@@ -44,14 +46,14 @@ __device__ __forceinline__ void fill_table(float2* table, float2 const* coarse, 
   }
 }
 
-/// Stage 1 of butterfly b on its inputs a[m] = x[b + 1024 m]: writes W_N^(b k1) s3 DFT[k1] to
-/// position b + 1024 k1.
+/// Stage 1 of butterfly b on its inputs a[m] = x[b + 1024 m]: writes W_N^(b k1) t0 DFT[k1] to
+/// position b + 1024 k1 (t0: s3, or for the split's odd half s3 W_2N^b).
 __device__ __forceinline__ void stage1_butterfly(std::uint32_t* words, float2 const* coarse, int b,
-                                                 float s3, float2 (&a)[lp::kRadix]) {
+                                                 float2 t0, float2 (&a)[lp::kRadix]) {
   constexpr int kR = lp::kRadix;
   dft_pow2<lp::kLogRadix>(a);  // a[bit_reverse(k)] = DFT[k]
   float2 const w = w_2pow15(coarse, b);
-  float2 t = make_float2(s3, 0.f);
+  float2 t = t0;
 #pragma unroll
   for (int k = 0; k < kR; ++k) {
     words[lp::slot_base(0, b) + lp::slot_offset(0, k)] =
@@ -78,85 +80,171 @@ __device__ __forceinline__ void stage2(std::uint32_t* words, float2 const* table
   }
 }
 
-template <bool kInverse, bool kHooked>
+/// The split's twist W_2N^(1024 m) = W_64^m (m < 32, N = 2^15): the odd half's factor
+/// W_2N^(b + 1024 m) of input m of stage-1 butterfly b, whose other factor W_2N^b joins the
+/// butterfly's output twiddles. Filled by prepare_long_pass_kernels; with m a constant after
+/// unrolling, each entry is an operand of the multiplication itself.
+__constant__ float2 c_split_twist[lp::kRadix];
+
+/// The block's rank in its cluster, the cluster's index and the clusters in the grid (x).
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned v = 0;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(v));
+  return v;
+}
+__device__ __forceinline__ unsigned cluster_index() {
+  unsigned v = 0;
+  asm("mov.u32 %0, %%clusterid.x;" : "=r"(v));
+  return v;
+}
+__device__ __forceinline__ unsigned cluster_count() {
+  unsigned v = 0;
+  asm("mov.u32 %0, %%nclusterid.x;" : "=r"(v));
+  return v;
+}
+/// The split's barrier between the blocks of a cluster, in two halves: every thread of both
+/// blocks arrives once it has read its inputs, and waits before it writes.
+__device__ __forceinline__ void cluster_arrive() {
+  asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() {
+  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+__device__ __forceinline__ __half2 as_half2(std::uint32_t w) {
+  return *reinterpret_cast<__half2 const*>(&w);
+}
+__device__ __forceinline__ std::uint32_t as_word(__half2 h) {
+  return *reinterpret_cast<std::uint32_t const*>(&h);
+}
+
+/// The complex long pass; kSplit: the split pass of 2N = 65536 points (long_pass_layout.hpp),
+/// a cluster of two blocks per sequence, block r computing X[2 k + r].
+template <bool kInverse, bool kHooked, bool kSplit>
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = lp::kRadix;
   constexpr int kLogR = lp::kLogRadix;
+  constexpr int kLogStride = kSplit ? 1 : 0;  // of the outputs, X[2 k + r]
   extern __shared__ std::uint32_t words[];  // the sequence, FP16 words at slot(position)
   auto* const table = reinterpret_cast<float2*>(words + lp::kSlots);
   int const j = static_cast<int>(threadIdx.x);
+  // The split: block r of the cluster takes half r of every sequence of its cluster's.
+  int const r = kSplit ? static_cast<int>(cluster_rank()) : 0;
+  std::int64_t const first = kSplit ? static_cast<std::int64_t>(cluster_index()) : blockIdx.x;
+  std::int64_t const step = kSplit ? static_cast<std::int64_t>(cluster_count()) : gridDim.x;
   // The pass's scale in three equal factors, one per stage (stage 2's in its table), so that
-  // the FP16 words between the stages grow no more than the scaled transform's outputs do.
-  float const s3 = cbrtf(p.scale);
+  // the FP16 words between the stages grow no more than the scaled transform's outputs do; the
+  // split's sum takes a factor f = 1/2 of it where the pass scales down (exact in FP16).
+  float const f = lp::split_factor(p);
+  float const s3 = cbrtf(p.scale / f);
   fill_table(table, coarse, s3, j);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
   bool const flip_factor = (p.conjugate_store != 0) != kInverse;
   bool const load_hook = kHooked && p.load_factors != nullptr;
   bool const store_hook = kHooked && p.store_factors != nullptr;
+  // The split's half r of the input: f (x[n] + x[n + N]) or f (x[n] - x[n + N]), in FP16
+  // (one rounding: the FP32 result rounded, as the two-pass plan's intermediate is).
+  __half2 const keep = __float2half2_rn(f);
+  __half2 const sign = __float2half2_rn(r != 0 ? -f : f);
+  auto const load = [&](std::uint32_t const* from, int b, int m) -> std::uint32_t {
+    int const at = lp::position(0, b, m);
+    if constexpr (kSplit && !kHooked) {
+      return as_word(__hfma2(as_half2(from[at + lp::kSplitHalf]), sign,
+                             __hmul2(as_half2(from[at]), keep)));
+    } else {
+      return from[at];  // hooked splits add the other half in FP32, after the hooks
+    }
+  };
 
-  // Sequences grid-stride over the resident blocks; the next sequence's first-round words are
-  // loaded before this one's last stage, its second round's while its first round computes.
+  // Sequences grid-stride over the resident blocks (clusters); the next sequence's first-round
+  // words are loaded before this one's last stage, its second round's while its first round
+  // computes.
   auto const base_of = [&](std::int64_t item, std::uint32_t& in_at, std::uint32_t& out_at,
                            std::uint32_t const*& from, std::uint32_t*& to) {
     BlockOrigin const o = block_origin(p, item);
     in_at = static_cast<std::uint32_t>(o.in_base);
-    out_at = static_cast<std::uint32_t>(o.out_base);
+    out_at = static_cast<std::uint32_t>(o.out_base + r);
     from = opaque(static_cast<std::uint32_t const*>(src) + o.in_base);
-    to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base);
+    to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base + r);
   };
   std::uint32_t raw[kR];
-  std::int64_t item = blockIdx.x;
+  std::int64_t item = first;
   std::uint32_t in_at = 0, out_at = 0;
   std::uint32_t const* from = nullptr;
   std::uint32_t* to = nullptr;
   if (item < p.blocks) {
     base_of(item, in_at, out_at, from, to);
 #pragma unroll
-    for (int m = 0; m < kR; ++m) raw[m] = from[lp::position(0, j, m)];
+    for (int m = 0; m < kR; ++m) raw[m] = load(from, j, m);
   }
 #pragma unroll 1
-  for (; item < p.blocks; item += gridDim.x) {
+  for (; item < p.blocks; item += step) {
     // Stage 1: butterfly b = j + 512 u reads x[b + 1024 m], writes W_N^(b k1) s3 DFT[k1] to
-    // position b + 1024 k1.
+    // position b + 1024 k1 (the split's odd half: times W_2N^b as well).
 #pragma unroll 1
     for (int u = 0; u < lp::kRounds; ++u) {
       int const b = lp::butterfly(j, u);
       float2 a[kR];
 #pragma unroll
       for (int m = 0; m < kR; ++m) a[m] = unpack_word(raw[m] ^ conj);
+      if constexpr (kSplit && kHooked) {
+        // The other half, each input times its load factor first (conjugated for the inverse,
+        // which runs as the conjugate of a forward transform of the conjugated input).
+#pragma unroll
+        for (int m = 0; m < kR; ++m) {
+          std::uint32_t const at = in_at + static_cast<std::uint32_t>(lp::position(0, b, m));
+          float2 hi = unpack_word(from[lp::position(0, b, m) + lp::kSplitHalf] ^ conj);
+          if (load_hook) {
+            a[m] = cmul(a[m], hook_factor(p.load_factors, at & p.factor_mask, kInverse));
+            hi = cmul(hi, hook_factor(p.load_factors, (at + lp::kSplitHalf) & p.factor_mask,
+                                      kInverse));
+          }
+          a[m] = cscale(r != 0 ? csub(a[m], hi) : cadd(a[m], hi), f);
+        }
+      }
       if (u + 1 < lp::kRounds) {
         int const next = lp::butterfly(j, u + 1);
 #pragma unroll
-        for (int m = 0; m < kR; ++m) raw[m] = from[lp::position(0, next, m)];
+        for (int m = 0; m < kR; ++m) raw[m] = load(from, next, m);
       }
-      if (load_hook) {
+      if (!kSplit && load_hook) {
 #pragma unroll
         for (int m = 0; m < kR; ++m) {
-          // Conjugated for the inverse, which runs as the conjugate of a forward transform of
-          // the conjugated input.
           std::uint32_t const at = in_at + static_cast<std::uint32_t>(lp::position(0, b, m));
           a[m] = cmul(a[m], hook_factor(p.load_factors, at & p.factor_mask, kInverse));
         }
       }
-      stage1_butterfly(words, coarse, b, s3, a);
+      float2 start = make_float2(s3, 0.f);
+      if (kSplit && r != 0) {
+#pragma unroll
+        for (int m = 1; m < kR; ++m) a[m] = cmul(a[m], c_split_twist[m]);
+        float sn = 0.f, cs = 1.f;
+        sincospif(static_cast<float>(b) * (1.0f / (1 << lp::kLogLength)), &sn, &cs);
+        start = make_float2(s3 * cs, -s3 * sn);  // s3 W_2N^b
+      }
+      stage1_butterfly(words, coarse, b, start, a);
     }
     __syncthreads();
+    if constexpr (kSplit) cluster_arrive();  // both blocks have read all of the sequence
     stage2(words, table, j);
     __syncthreads();
     // The next sequence's first-round words, in flight while this one's last stage runs.
     std::uint32_t* const seq = to;
     std::uint32_t const seq_at = out_at;
-    std::int64_t const next_item = item + gridDim.x;
+    std::int64_t const next_item = item + step;
     if (next_item < p.blocks) {
       base_of(next_item, in_at, out_at, from, to);
 #pragma unroll
-      for (int m = 0; m < kR; ++m) raw[m] = from[lp::position(0, j, m)];
+      for (int m = 0; m < kR; ++m) raw[m] = load(from, j, m);
     }
+    // In place, the other block's reads of the sequence before this block's writes to it.
+    if constexpr (kSplit) cluster_wait();
     // Stage 3: butterfly q = k1 + 32 k2 reads position m + 32 k2 + 1024 k1 and writes
-    // X[q + 1024 k3] = s3 DFT[k3] to global memory (a warp's lanes: adjacent k1).
+    // X[q + 1024 k3] = s3 DFT[k3] to global memory (a warp's lanes: adjacent k1; the split's
+    // X[2 (q + 1024 k3) + r]).
 #pragma unroll 1
     for (int u = 0; u < lp::kRounds; ++u) {
       int const q = lp::butterfly(j, u);
@@ -165,7 +253,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
         float2 y = cscale(a[bit_reverse<kLogR>(k)], s3);
-        int const n = lp::output_index(q, k);
+        int const n = lp::output_index(q, k) << kLogStride;
         if (store_hook) {
           // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse, so
           // the factor is conjugated once more there.
@@ -252,13 +340,13 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
         later[m] = __byte_perm(raw_a[m], raw_b[m], select1);
         a[m] = unpack_word(__byte_perm(raw_a[m], raw_b[m], select0) | (later[m] & zero));
       }
-      stage1_butterfly(words, coarse, lp::twin_butterfly(j, 0), s3, a);
+      stage1_butterfly(words, coarse, lp::twin_butterfly(j, 0), make_float2(s3, 0.f), a);
     }
     {
       float2 a[kR];
 #pragma unroll
       for (int m = 0; m < kR; ++m) a[m] = unpack_word(later[m]);
-      stage1_butterfly(words, coarse, lp::twin_butterfly(j, 1), s3, a);
+      stage1_butterfly(words, coarse, lp::twin_butterfly(j, 1), make_float2(s3, 0.f), a);
     }
     __syncthreads();
     stage2(words, table, j);
@@ -321,7 +409,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   }
 }
 
-template <bool kInverse, bool kHooked>
+template <bool kInverse, bool kHooked, bool kSplit>
 std::atomic<int>& resident_cache() {
   static std::atomic<int> cache{0};
   return cache;
@@ -330,12 +418,51 @@ std::atomic<int>& resident_cache() {
 template <bool kInverse, bool kHooked>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst,
                            float2 const* coarse, cudaStream_t stream) noexcept {
-  auto const kernel = long_pass_kernel<kInverse, kHooked>;
+  auto const kernel = long_pass_kernel<kInverse, kHooked, false>;
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, lp::kThreads, kSmemBytes,
-                                      resident_cache<kInverse, kHooked>(), pass.blocks, grid);
+                                      resident_cache<kInverse, kHooked, false>(), pass.blocks, grid);
   if (e != cudaSuccess) return e;
   return launch_chained(kernel, grid, lp::kThreads, kSmemBytes, stream, pass, src, dst, coarse);
+}
+
+/// The split pass: clusters of two blocks, as many as are resident at once (or sequences).
+template <bool kInverse, bool kHooked>
+cudaError_t launch_split(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                         cudaStream_t stream) noexcept {
+  auto const kernel = long_pass_kernel<kInverse, kHooked, true>;
+  cudaLaunchAttribute attributes[2] = {};
+  attributes[0].id = cudaLaunchAttributeClusterDimension;
+  attributes[0].val.clusterDim.x = lp::kSplitBlocks;
+  attributes[0].val.clusterDim.y = 1;
+  attributes[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.blockDim = dim3(lp::kThreads);
+  config.dynamicSmemBytes = kSmemBytes;
+  config.stream = stream;
+  config.attrs = attributes;
+  config.numAttrs = 1;
+  std::atomic<int>& cache = resident_cache<kInverse, kHooked, true>();
+  int clusters = cache.load(std::memory_order_relaxed);
+  if (clusters == 0) {
+    int device = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess) return e;
+    config.gridDim = dim3(static_cast<unsigned>(sms));
+    e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+    if (e != cudaSuccess) return e;
+    if (clusters <= 0) return cudaErrorInvalidConfiguration;
+    cache.store(clusters, std::memory_order_relaxed);
+  }
+  auto const grid = static_cast<unsigned>(std::min<std::int64_t>(pass.blocks, clusters));
+  config.gridDim = dim3(grid * lp::kSplitBlocks);
+  if (chain_grid(config.gridDim.x)) {
+    attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[1].val.programmaticStreamSerializationAllowed = 1;
+    config.numAttrs = 2;
+  }
+  return cudaLaunchKernelEx(&config, kernel, pass, src, dst, coarse);
 }
 
 cudaError_t launch_twin(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
@@ -352,14 +479,23 @@ cudaError_t launch_twin(PassParams const& pass, void const* src, void* dst, floa
 
 cudaError_t prepare_long_pass_kernels() noexcept {
   cudaError_t e = cudaSuccess;
-  for (auto const kernel : {long_pass_kernel<false, false>, long_pass_kernel<true, false>,
-                            long_pass_kernel<false, true>, long_pass_kernel<true, true>,
-                            long_twin_kernel}) {
+  for (auto const kernel :
+       {long_pass_kernel<false, false, false>, long_pass_kernel<true, false, false>,
+        long_pass_kernel<false, true, false>, long_pass_kernel<true, true, false>,
+        long_pass_kernel<false, false, true>, long_pass_kernel<true, false, true>,
+        long_pass_kernel<false, true, true>, long_pass_kernel<true, true, true>, long_twin_kernel}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(kSmemBytes));
     }
   }
+  // The split's twist W_64^m, from double precision.
+  float2 twist[lp::kRadix];
+  for (int m = 0; m < lp::kRadix; ++m) {
+    double const angle = -2.0 * 3.14159265358979323846 * m / (2 * lp::kRadix);
+    twist[m] = make_float2(static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle)));
+  }
+  if (e == cudaSuccess) e = cudaMemcpyToSymbol(c_split_twist, twist, sizeof(twist));
   return e;
 }
 
@@ -370,6 +506,14 @@ cudaError_t launch_long_pass(PassParams const& pass, void const* src, void* dst,
   if (pass.real_twin != 0) {  // the twin R2C: forward, no hooks
     return inverse || hooked ? cudaErrorInvalidValue
                              : launch_twin(pass, src, dst, coarse, stream);
+  }
+  if (lp::split(pass)) {
+    if (hooked) {
+      return inverse ? launch_split<true, true>(pass, src, dst, coarse, stream)
+                     : launch_split<false, true>(pass, src, dst, coarse, stream);
+    }
+    return inverse ? launch_split<true, false>(pass, src, dst, coarse, stream)
+                   : launch_split<false, false>(pass, src, dst, coarse, stream);
   }
   if (hooked) {
     return inverse ? launch_variant<true, true>(pass, src, dst, coarse, stream)

@@ -405,8 +405,8 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
                ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)
                : cudaErrorInvalidValue;
   }
-  // 32768-point passes: the long pass only (it refuses the ones it cannot run).
-  if (pass.log_length == long_pass::kLogLength) {
+  // 32768- and 65536-point passes: the long pass only (it refuses the ones it cannot run).
+  if (pass.log_length == long_pass::kLogLength || pass.log_length == long_pass::kLogSplitLength) {
     return launch_long_pass(pass, src, dst, coarse, inverse, stream);
   }
   // The warp pass first: at L = 256 it takes the untwiddled contiguous passes the
