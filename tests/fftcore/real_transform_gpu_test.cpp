@@ -353,16 +353,6 @@ TEST_F(RealTransform, C2rEverySize1d) {
   compare_c2r(0, std::int64_t{1} << 24, 1);
 }
 
-/// 2^17 reals in batches of 64 rows and more: the row FFT of M = 2^16 complex points is one
-/// split pass of the long pass (clusters of two blocks), the split kernel apart; both ways.
-TEST_F(RealTransform, SplitPassRowFfts1d) {
-  for (std::int64_t batch : {64, 65}) {
-    SCOPED_TRACE("batch " + std::to_string(batch));
-    compare_r2c(0, std::int64_t{1} << 17, batch);
-    compare_c2r(0, std::int64_t{1} << 17, batch);
-  }
-}
-
 TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
   // R2C row FFTs of M = 2^22 (batch 4) and 2^24 complex points in the complex plans' two passes
   // (FFTCORE_TC_REAL_TWO_PASS, on by default): a 4096-point column pass, the tall pass's rows

@@ -151,11 +151,12 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   std::vector<int> const& split = options.split;
   int split_sum = 0;
   for (int part : split) split_sum += part;
-  std::vector<int> const parts = !split.empty() && split_sum == log_n
-                                     ? split
-                                     : split_length(log_n, vector, options.fp32_ends,
-                                                    (std::int64_t{1} << log_n) * vector * batch,
-                                                    options.tall_two_pass, options.tall_rows);
+  std::vector<int> const parts =
+      !split.empty() && split_sum == log_n
+          ? split
+          : split_length(log_n, vector, options.fp32_ends,
+                         (std::int64_t{1} << log_n) * vector * batch, options.tall_two_pass,
+                         options.tall_rows, options.long_split);
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
@@ -232,7 +233,7 @@ void assign_buffers(std::vector<PassParams>& passes, bool all_through_workspace)
 }  // namespace
 
 std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends, std::int64_t total,
-                              bool tall_two_pass, bool tall_rows) {
+                              bool tall_two_pass, bool tall_rows, bool long_split) {
   if (vector == 1 && fp32_ends && (log_n == 13 || log_n == 14)) {
     return {log_n - 12, 12};  // the short pass, then a 4096-point one (both FP16 inside)
   }
@@ -246,7 +247,7 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends, st
   }
   // 2^16 points in one pass: the long pass's split (long_pass_layout.hpp), a cluster of two
   // blocks per sequence, from 64 sequences.
-  if (vector == 1 && !fp32_ends && log_n == long_pass::kLogSplitLength &&
+  if (vector == 1 && !fp32_ends && long_split && log_n == long_pass::kLogSplitLength &&
       total >= (std::int64_t{1} << kLogMinSplitPassElements)) {
     return {log_n};
   }
@@ -472,6 +473,7 @@ Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Sca
     options.fp32_ends = fp32_ends;
     options.tall_two_pass = tall;
     options.tall_rows = tall;
+    options.long_split = false;  // the real row FFTs: two passes, one of which takes the split
     append_axis(log_n, vector, batch, layout.passes, options, in_pitch, out_pitch);
     assign_buffers(layout.passes, false);
     return finish_layout(scaling, false, batch * vector * (std::int64_t{1} << log_n), layout);

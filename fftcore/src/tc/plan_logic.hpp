@@ -56,6 +56,12 @@ struct PlanOptions {
   /// the register-chained pass took at 4.87 ms against three passes' 2.81 (session 22). Set
   /// by the complex plan unless FFTCORE_TC_TALL_ROWS=0.
   bool tall_rows = false;
+  /// 1-D 2^16 from 2^22 elements as one split pass of the long pass (long_pass_layout.hpp)
+  /// instead of two. The complex plans take it; the real plans' row FFTs (build_axis_layout)
+  /// keep the two passes, which take the R2C / C2R split into a pass of their own (H100, same
+  /// run, ms per 2^28 reals of 2^17 points: R2C 1.03 and C2R 0.97 there, 1.09 both with the
+  /// split pass and the split kernel; fftcore/NOTES.md, session 28).
+  bool long_split = true;
 };
 
 /// The split that FFTCORE_TC_SPLIT="a,b[,c]" asks for (log2 pass lengths), or an empty vector
@@ -98,9 +104,10 @@ void set_origin_shortcuts(PassParams& p) noexcept;
 /// log2 of the pass lengths a transform of 2^log_n points along an axis with `vector`
 /// adjacent independent columns (1 for a contiguous axis) is split into (PlanOptions::fp32_ends
 /// for `fp32_ends`), for `total` elements in all (0: unknown, treated as small), with
-/// PlanOptions::tall_two_pass and tall_rows for `tall_two_pass` and `tall_rows`.
+/// PlanOptions::tall_two_pass, tall_rows and long_split for `tall_two_pass`, `tall_rows` and
+/// `long_split`.
 [[nodiscard]] std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends = false,
                                             std::int64_t total = 0, bool tall_two_pass = false,
-                                            bool tall_rows = false);
+                                            bool tall_rows = false, bool long_split = true);
 
 }  // namespace fftcore::detail::tc
