@@ -300,6 +300,34 @@ TEST_F(RealTransform, R2cTwinOddBatches) {
   }
 }
 
+/// The C2R of 2^16 reals in batches of 64 rows and more: the long pass takes the split in its
+/// load (PassParams::real_in; rows of M + 1 half-spectrum words): whole batches, odd ones, more
+/// rows than resident blocks (grid-stride, the next row's words prefetched), and 1/sqrt(N)
+/// scaling beside compare_c2r's 1/N (unscaled, 2^16 times the input overflows FP16).
+TEST_F(RealTransform, C2rLongPassOddBatches) {
+  std::int64_t const n = std::int64_t{1} << 16;
+  for (std::int64_t batch : {64, 65, 301}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    compare_c2r(0, n, batch);
+  }
+  unsigned seed = 0;
+  auto const x = random_real_half(static_cast<std::size_t>(65 * n), seed);
+  auto const spectrum = tcfft::testing::round_to_half(reference_r2c(x, 0, n, 65));
+  auto const back = reference_c2r(spectrum, 0, n, 65);
+  double const s = 1.0 / std::sqrt(static_cast<double>(n));
+  std::vector<cd> ref(back.size());
+  for (std::size_t i = 0; i < back.size(); ++i) ref[i] = {back[i] * s, 0.0};
+  std::vector<cd> y;
+  ASSERT_NO_FATAL_FAILURE(
+      run_real(real_desc(0, n, 65, Transform::kC2R, Backend::kTensorCore, Scaling::kBySqrtN), {},
+               spectrum, y));
+  double const l2 = tcfft::testing::relative_l2_error(y, ref);
+  std::printf("[real-accuracy] C2R tc scaled 1/sqrt(N) 65536 batch 65  L2 %.3e  seed %u\n", l2,
+              seed);
+  EXPECT_GT(max_abs(y), 0.0) << "all-zero output";
+  EXPECT_LT(l2, kSanityL2) << "seed " << seed;
+}
+
 /// The C2R sizes with the split fused into the load, odd batches (as R2cFusedSizesOddBatches).
 TEST_F(RealTransform, C2rFusedSizesOddBatches) {
   for (int k = 9; k <= 15; ++k) {

@@ -123,18 +123,37 @@ TEST(TcLongPass, TakesThe65536PointTransformsOfLargeBatchesAsOneSplitPass) {
   }
 }
 
-TEST(TcLongPass, TakesTheRowFftOf2Pow16RealsWithTheSplitKernel) {
+TEST(TcLongPass, TakesTheRowFftOf2Pow16Reals) {
+  // The R2C with the split kernel after it (FP16 Z); the C2R with the split in its load
+  // (PassParams::real_in: rows of M + 1 half-spectrum words in, M out, no split kernel).
   for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
     for (std::int64_t batch : {64, 100}) {
+      SCOPED_TRACE(std::string(kind == fftcore::Transform::kR2C ? "R2C" : "C2R") + " batch " +
+                   std::to_string(batch));
       fftcore::PlanDesc d = desc(1, 2 * kL, batch);
       d.kind = kind;
       fftcore::detail::tc::RealLayout l;
       ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, l), fftcore::Status::kSuccess);
       ASSERT_EQ(l.row.passes.size(), 1u);
-      EXPECT_TRUE(l.z_fp16);
-      EXPECT_TRUE(lp::eligible(l.row.passes[0]));
+      PassParams const& p = l.row.passes[0];
+      EXPECT_TRUE(lp::eligible(p));
+      bool const c2r = kind == fftcore::Transform::kC2R;
+      EXPECT_EQ(l.z_fp16, !c2r);
+      EXPECT_EQ(l.fused, c2r);
+      EXPECT_EQ(p.real_in, c2r ? 1 : 0);
+      if (c2r) {
+        EXPECT_EQ(p.in_stride[0], kL + 1);
+        EXPECT_EQ(p.out_stride[0], kL);
+        EXPECT_EQ(l.row.workspace_bytes, 0u);
+      }
     }
   }
+  // Below 64 rows the row FFT takes two passes, and the C2R's split another kernel.
+  fftcore::PlanDesc d = desc(1, 2 * kL, 63);
+  d.kind = fftcore::Transform::kC2R;
+  fftcore::detail::tc::RealLayout l;
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, l), fftcore::Status::kSuccess);
+  for (PassParams const& p : l.row.passes) EXPECT_FALSE(lp::eligible(p));
 }
 
 TEST(TcLongPass, LeavesTheRowFftOf2Pow17RealsToTwoPassesThatTakeTheSplit) {

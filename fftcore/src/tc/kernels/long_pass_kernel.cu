@@ -15,6 +15,7 @@
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/long_pass_layout.hpp"
+#include "tc/real_split.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -118,12 +119,17 @@ __device__ __forceinline__ std::uint32_t as_word(__half2 h) {
   return *reinterpret_cast<std::uint32_t const*>(&h);
 }
 
-/// The complex long pass; kSplit: the split pass of 2N = 65536 points (long_pass_layout.hpp),
-/// a cluster of two blocks per sequence, block r computing X[2 k + r].
-template <bool kInverse, bool kHooked, bool kSplit>
+/// What long_pass_kernel computes: the complex pass; the split pass of 2N = 65536 points
+/// (long_pass_layout.hpp), a cluster of two blocks per sequence, block r computing X[2 k + r];
+/// the C2R of 2^16 reals, Z[k] of X[k] and X[M - k] in the load (PassParams::real_in).
+enum LongMode : int { kModeComplex = 0, kModeSplit = 1, kModeC2r = 2 };
+
+template <bool kInverse, bool kHooked, int kMode>
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
+  constexpr bool kSplit = kMode == kModeSplit;
+  constexpr bool kC2r = kMode == kModeC2r;
   constexpr int kR = lp::kRadix;
   constexpr int kLogR = lp::kLogRadix;
   constexpr int kLogStride = kSplit ? 1 : 0;  // of the outputs, X[2 k + r]
@@ -149,9 +155,20 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   // (one rounding: the FP32 result rounded, as the two-pass plan's intermediate is).
   __half2 const keep = __float2half2_rn(f);
   __half2 const sign = __float2half2_rn(r != 0 ? -f : f);
-  auto const load = [&](std::uint32_t const* from, int b, int m) -> std::uint32_t {
+  // The C2R's Z[k] / 4 of X[k] and X[M - k] (real_split.hpp) for k = b + 1024 m, with
+  // W^k = W^b W_64^m (W = exp(-i pi / M); wb = W^b per butterfly), rounded once to FP16 (as the
+  // register-chained pass's fused load and the split kernel's Z round it); X[0] and X[M] with
+  // their imaginary parts ignored, as cuFFT does.
+  auto const load = [&](std::uint32_t const* from, int b, int m, float2 wb) -> std::uint32_t {
     int const at = lp::position(0, b, m);
-    if constexpr (kSplit && !kHooked) {
+    if constexpr (kC2r) {
+      float2 xk = unpack_word(from[at]);
+      float2 xm = unpack_word(from[(1 << lp::kLogLength) - at]);
+      if (m == 0 && b == 0) xk.y = xm.y = 0.f;
+      float2 zk, zm;
+      split_inverse_pair(xk, xm, m == 0 ? wb : cmul(wb, c_split_twist[m]), 0.25f, zk, zm);
+      return pack_word(zk);
+    } else if constexpr (kSplit && !kHooked) {
       return as_word(__hfma2(as_half2(from[at + lp::kSplitHalf]), sign,
                              __hmul2(as_half2(from[at]), keep)));
     } else {
@@ -170,6 +187,9 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     from = opaque(static_cast<std::uint32_t const*>(src) + o.in_base);
     to = opaque(static_cast<std::uint32_t*>(dst) + o.out_base + r);
   };
+  // W^j for the C2R's loads of butterfly j (the first round's, prefetched).
+  float2 const wj =
+      kC2r ? split_twiddle(static_cast<std::uint32_t>(j), lp::kLogLength) : float2{};
   std::uint32_t raw[kR];
   std::int64_t item = first;
   std::uint32_t in_at = 0, out_at = 0;
@@ -178,7 +198,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   if (item < p.blocks) {
     base_of(item, in_at, out_at, from, to);
 #pragma unroll
-    for (int m = 0; m < kR; ++m) raw[m] = load(from, j, m);
+    for (int m = 0; m < kR; ++m) raw[m] = load(from, j, m, wj);
   }
 #pragma unroll 1
   for (; item < p.blocks; item += step) {
@@ -207,8 +227,10 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
       }
       if (u + 1 < lp::kRounds) {
         int const next = lp::butterfly(j, u + 1);
+        float2 const wnext = kC2r ? split_twiddle(static_cast<std::uint32_t>(next), lp::kLogLength)
+                                  : float2{};
 #pragma unroll
-        for (int m = 0; m < kR; ++m) raw[m] = load(from, next, m);
+        for (int m = 0; m < kR; ++m) raw[m] = load(from, next, m, wnext);
       }
       if (!kSplit && load_hook) {
 #pragma unroll
@@ -238,7 +260,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     if (next_item < p.blocks) {
       base_of(next_item, in_at, out_at, from, to);
 #pragma unroll
-      for (int m = 0; m < kR; ++m) raw[m] = load(from, j, m);
+      for (int m = 0; m < kR; ++m) raw[m] = load(from, j, m, wj);
     }
     // In place, the other block's reads of the sequence before this block's writes to it.
     if constexpr (kSplit) cluster_wait();
@@ -409,19 +431,19 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   }
 }
 
-template <bool kInverse, bool kHooked, bool kSplit>
+template <bool kInverse, bool kHooked, int kMode>
 std::atomic<int>& resident_cache() {
   static std::atomic<int> cache{0};
   return cache;
 }
 
-template <bool kInverse, bool kHooked>
+template <bool kInverse, bool kHooked, int kMode = kModeComplex>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst,
                            float2 const* coarse, cudaStream_t stream) noexcept {
-  auto const kernel = long_pass_kernel<kInverse, kHooked, false>;
+  auto const kernel = long_pass_kernel<kInverse, kHooked, kMode>;
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, lp::kThreads, kSmemBytes,
-                                      resident_cache<kInverse, kHooked, false>(), pass.blocks, grid);
+                                      resident_cache<kInverse, kHooked, kMode>(), pass.blocks, grid);
   if (e != cudaSuccess) return e;
   return launch_chained(kernel, grid, lp::kThreads, kSmemBytes, stream, pass, src, dst, coarse);
 }
@@ -430,7 +452,7 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst,
 template <bool kInverse, bool kHooked>
 cudaError_t launch_split(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                          cudaStream_t stream) noexcept {
-  auto const kernel = long_pass_kernel<kInverse, kHooked, true>;
+  auto const kernel = long_pass_kernel<kInverse, kHooked, kModeSplit>;
   cudaLaunchAttribute attributes[2] = {};
   attributes[0].id = cudaLaunchAttributeClusterDimension;
   attributes[0].val.clusterDim.x = lp::kSplitBlocks;
@@ -442,7 +464,7 @@ cudaError_t launch_split(PassParams const& pass, void const* src, void* dst, flo
   config.stream = stream;
   config.attrs = attributes;
   config.numAttrs = 1;
-  std::atomic<int>& cache = resident_cache<kInverse, kHooked, true>();
+  std::atomic<int>& cache = resident_cache<kInverse, kHooked, kModeSplit>();
   int clusters = cache.load(std::memory_order_relaxed);
   if (clusters == 0) {
     int device = 0, sms = 0;
@@ -480,10 +502,11 @@ cudaError_t launch_twin(PassParams const& pass, void const* src, void* dst, floa
 cudaError_t prepare_long_pass_kernels() noexcept {
   cudaError_t e = cudaSuccess;
   for (auto const kernel :
-       {long_pass_kernel<false, false, false>, long_pass_kernel<true, false, false>,
-        long_pass_kernel<false, true, false>, long_pass_kernel<true, true, false>,
-        long_pass_kernel<false, false, true>, long_pass_kernel<true, false, true>,
-        long_pass_kernel<false, true, true>, long_pass_kernel<true, true, true>, long_twin_kernel}) {
+       {long_pass_kernel<false, false, kModeComplex>, long_pass_kernel<true, false, kModeComplex>,
+        long_pass_kernel<false, true, kModeComplex>, long_pass_kernel<true, true, kModeComplex>,
+        long_pass_kernel<false, false, kModeSplit>, long_pass_kernel<true, false, kModeSplit>,
+        long_pass_kernel<false, true, kModeSplit>, long_pass_kernel<true, true, kModeSplit>,
+        long_pass_kernel<true, false, kModeC2r>, long_twin_kernel}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(kSmemBytes));
@@ -506,6 +529,10 @@ cudaError_t launch_long_pass(PassParams const& pass, void const* src, void* dst,
   if (pass.real_twin != 0) {  // the twin R2C: forward, no hooks
     return inverse || hooked ? cudaErrorInvalidValue
                              : launch_twin(pass, src, dst, coarse, stream);
+  }
+  if (pass.real_in != 0) {  // the C2R of 2^16 reals: inverse, no hooks
+    return !inverse || hooked ? cudaErrorInvalidValue
+                              : launch_variant<true, false, kModeC2r>(pass, src, dst, coarse, stream);
   }
   if (lp::split(pass)) {
     if (hooked) {
