@@ -300,6 +300,34 @@ TEST_F(RealTransform, R2cTwinOddBatches) {
   }
 }
 
+/// The R2C of 2^16 reals in batches of 64 rows and more: the long pass takes the split in its
+/// stage 3 (PassParams::real_out, the twin R2C's mirror pairs; rows of M + 1 out): whole
+/// batches, odd ones, more rows than resident blocks, and scaled.
+TEST_F(RealTransform, R2cLongPassOddBatches) {
+  std::int64_t const n = std::int64_t{1} << 16;
+  for (std::int64_t batch : {64, 65, 301}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    compare_r2c(0, n, batch);
+  }
+  for (Scaling scaling : {Scaling::kByN, Scaling::kBySqrtN}) {
+    SCOPED_TRACE(scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)");
+    unsigned seed = 0;
+    auto const x = random_real_half(static_cast<std::size_t>(65 * n), seed);
+    auto ref = reference_r2c(x, 0, n, 65);
+    double const s = scaling == Scaling::kByN ? 1.0 / static_cast<double>(n)
+                                              : 1.0 / std::sqrt(static_cast<double>(n));
+    for (auto& v : ref) v *= s;
+    std::vector<cd> y;
+    ASSERT_NO_FATAL_FAILURE(
+        run_real(real_desc(0, n, 65, Transform::kR2C, Backend::kTensorCore, scaling), x, {}, y));
+    double const l2 = tcfft::testing::relative_l2_error(y, ref);
+    std::printf("[real-accuracy] R2C tc scaled %-9s 65536 batch 65  L2 %.3e  seed %u\n",
+                scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)", l2, seed);
+    EXPECT_GT(max_abs(y), 0.0) << "all-zero output";
+    EXPECT_LT(l2, kSanityL2) << "seed " << seed;
+  }
+}
+
 /// The C2R of 2^16 reals in batches of 64 rows and more: the long pass takes the split in its
 /// load (PassParams::real_in; rows of M + 1 half-spectrum words): whole batches, odd ones, more
 /// rows than resident blocks (grid-stride, the next row's words prefetched), and 1/sqrt(N)

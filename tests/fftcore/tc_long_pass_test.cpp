@@ -124,8 +124,9 @@ TEST(TcLongPass, TakesThe65536PointTransformsOfLargeBatchesAsOneSplitPass) {
 }
 
 TEST(TcLongPass, TakesTheRowFftOf2Pow16Reals) {
-  // The R2C with the split kernel after it (FP16 Z); the C2R with the split in its load
-  // (PassParams::real_in: rows of M + 1 half-spectrum words in, M out, no split kernel).
+  // The split in the pass: the C2R's in its load (PassParams::real_in: rows of M + 1
+  // half-spectrum words in, M out), the R2C's in its stage 3 (real_out: M in, M + 1 out); no
+  // split kernel, no Z.
   for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
     for (std::int64_t batch : {64, 100}) {
       SCOPED_TRACE(std::string(kind == fftcore::Transform::kR2C ? "R2C" : "C2R") + " batch " +
@@ -138,14 +139,21 @@ TEST(TcLongPass, TakesTheRowFftOf2Pow16Reals) {
       PassParams const& p = l.row.passes[0];
       EXPECT_TRUE(lp::eligible(p));
       bool const c2r = kind == fftcore::Transform::kC2R;
-      EXPECT_EQ(l.z_fp16, !c2r);
-      EXPECT_EQ(l.fused, c2r);
+      EXPECT_FALSE(l.z_fp16);
+      EXPECT_TRUE(l.fused);
       EXPECT_EQ(p.real_in, c2r ? 1 : 0);
-      if (c2r) {
-        EXPECT_EQ(p.in_stride[0], kL + 1);
-        EXPECT_EQ(p.out_stride[0], kL);
-        EXPECT_EQ(l.row.workspace_bytes, 0u);
-      }
+      EXPECT_EQ(p.real_out, c2r ? 0 : 1);
+      EXPECT_EQ(p.in_stride[0], c2r ? kL + 1 : kL);
+      EXPECT_EQ(p.out_stride[0], c2r ? kL : kL + 1);
+      EXPECT_EQ(l.row.workspace_bytes, 0u);
+      // Not with hooks, and not both splits at once.
+      PassParams hooked = p;
+      float2 const factor{1.f, 0.f};
+      hooked.store_factors = &factor;
+      EXPECT_FALSE(lp::eligible(hooked));
+      PassParams both = p;
+      both.real_in = both.real_out = 1;
+      EXPECT_FALSE(lp::eligible(both));
     }
   }
   // Below 64 rows the row FFT takes two passes, and the C2R's split another kernel.

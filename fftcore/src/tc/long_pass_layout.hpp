@@ -196,13 +196,14 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
        p.extent[0] == 1 && p.extent[2] == 1 && p.conjugate_store == 0);
   bool const length_ok =
       p.log_length == kLogLength || (p.log_length == kLogSplitLength && p.real_twin == 0);
-  // The C2R of 2^16 reals (real_in: the split in the load): 32768 points, out of place, rows
-  // of M + 1 half-spectrum words in, no hooks.
-  bool const c2r_ok = p.real_in == 0 || (p.log_length == kLogLength && p.real_twin == 0 &&
-                                         p.scatter != 0 && p.load_factors == nullptr &&
-                                         p.store_factors == nullptr && p.conjugate_store == 0);
-  return length_ok && c2r_ok && p.log_tile == 0 && p.in_fp32 == 0 && p.out_fp32 == 0 &&
-         p.log_twiddle_n == 0 && p.real_out == 0 && p.real_pairs == 0 && p.real_in_columns == 0 &&
+  // The C2R and R2C of 2^16 reals (real_in: the split in the load, real_out: in stage 3):
+  // 32768 points, out of place, rows of M + 1 half-spectrum words, no hooks, not both.
+  bool const real_ok = (p.real_in == 0 && p.real_out == 0) ||
+                       (p.log_length == kLogLength && p.real_twin == 0 && p.scatter != 0 &&
+                        p.load_factors == nullptr && p.store_factors == nullptr &&
+                        p.conjugate_store == 0 && (p.real_in == 0 || p.real_out == 0));
+  return length_ok && real_ok && p.log_tile == 0 && p.in_fp32 == 0 && p.out_fp32 == 0 &&
+         p.log_twiddle_n == 0 && p.real_pairs == 0 && p.real_in_columns == 0 &&
          p.in_elem_stride == 1 && p.out_elem_stride == 1 && (p.scatter != 0 || same_places(p)) &&
          twin_ok;
 }

@@ -104,10 +104,11 @@ namespace {
 bool fuse_split(RealLayout& layout) {
   if (layout.row.passes.size() != 1) return false;
   PassParams p = layout.row.passes.front();
-  // The C2R of 2^16 reals in large batches: the long pass takes the split in its load.
-  bool const long_c2r = !layout.r2c && !layout.rank2 && long_pass::eligible(p) &&
-                        !long_pass::split(p) && p.extent[1] == 1 && p.extent[2] == 1;
-  if (!long_c2r && (!fast::real_row_eligible(p) || p.extent[1] != 1 || p.extent[2] != 1)) {
+  // 2^16 reals in large batches: the long pass takes the C2R's split in its load, the R2C's in
+  // its stage 3.
+  bool const long_real = !layout.rank2 && long_pass::eligible(p) && !long_pass::split(p) &&
+                         p.extent[1] == 1 && p.extent[2] == 1;
+  if (!long_real && (!fast::real_row_eligible(p) || p.extent[1] != 1 || p.extent[2] != 1)) {
     return false;
   }
   std::int64_t const m = std::int64_t{1} << layout.log_m;
@@ -127,9 +128,9 @@ bool fuse_split(RealLayout& layout) {
   layout.y_pitch = layout.rank2 ? pitch : 0;
   p.src = Buffer::kIn;
   p.dst = Buffer::kOut;
-  if (long_c2r) p.scatter = 1;  // rows of M + 1 in, M out (long_pass::eligible)
+  if (long_real) p.scatter = 1;  // rows of M + 1 one side, M the other (long_pass::eligible)
   set_origin_shortcuts(p);
-  if (long_c2r && !long_pass::eligible(p)) return false;
+  if (long_real && !long_pass::eligible(p)) return false;
   layout.row.passes.front() = p;
   layout.row.workspace_bytes = 0;
   layout.fused = true;

@@ -122,7 +122,65 @@ __device__ __forceinline__ std::uint32_t as_word(__half2 h) {
 /// What long_pass_kernel computes: the complex pass; the split pass of 2N = 65536 points
 /// (long_pass_layout.hpp), a cluster of two blocks per sequence, block r computing X[2 k + r];
 /// the C2R of 2^16 reals, Z[k] of X[k] and X[M - k] in the load (PassParams::real_in).
-enum LongMode : int { kModeComplex = 0, kModeSplit = 1, kModeC2r = 2 };
+enum LongMode : int { kModeComplex = 0, kModeSplit = 1, kModeC2r = 2, kModeR2c = 3 };
+
+/// Stage 3 of the R2C of 2^16 reals (kModeR2c): Z = DFT_M(z) of z[n] = x[2 n] + i x[2 n + 1]
+/// (M = 2^15) and at once the half spectrum X[k], X[M - k] of each pair (Z[k], Z[M - k])
+/// (real_split.hpp) to `seq`, a row of M + 1 words. The pairs are the twin R2C's (its stage 3,
+/// long_pass_layout.hpp): round 0 takes butterfly j and puts its outputs back in its own slots,
+/// round 1 its mirror lp::twin_partner(j) in registers, whose outputs are the Z[M - k] of j's
+/// (thread 0: butterflies 0 and 512, each its own mirror, and k = M / 2). W^k = W^q W_64^i for
+/// k = q + 1024 i (wqa = W^j, wqb = W^twin_partner(j), computed per item). The stage's
+/// scale is in stage 2's table. late(i) after step i loads the next item's word 16 + i (as
+/// the twin's round 1 does: all 32 held through the stage spilled).
+template <typename Late>
+__device__ __forceinline__ void r2c_stage3(std::uint32_t* words, std::uint32_t* seq, int j,
+                                           Late&& late) {
+  constexpr int kR = lp::kRadix;
+  constexpr int kLogR = lp::kLogRadix;
+  constexpr int kHalf = kR / 2;
+  constexpr int kM = 1 << lp::kLogLength;
+  int const qa = j;
+  int const at_a = lp::slot_base(2, qa);
+  {
+    float2 a[kR];
+    butterfly_dft<2>(words, qa, a);
+#pragma unroll
+    for (int k = 0; k < kR; ++k) words[at_a + k] = pack_word(a[bit_reverse<kLogR>(k)]);
+  }
+  int const qb = lp::twin_partner(j);
+  bool const t0 = j == 0;
+  // Per item rather than held through stages 1 and 2 (four registers there: spills).
+  float2 const wqa = split_twiddle(static_cast<std::uint32_t>(qa), lp::kLogLength);
+  float2 const wqb = split_twiddle(static_cast<std::uint32_t>(qb), lp::kLogLength);
+  float2 bv[kR];
+  butterfly_dft<2>(words, qb, bv);
+  auto const put = [&](int k, float2 z, float2 zm, float2 w) {
+    float2 xk, xm;
+    split_forward_pair(z, zm, w, 1.0f, xk, xm);
+    seq[k] = pack_word(xk);
+    seq[kM - k] = pack_word(xm);
+  };
+#pragma unroll
+  for (int i = 0; i < kHalf; ++i) {
+    float2 const bi = bv[bit_reverse<kLogR>(i)];
+    float2 const bm = bv[bit_reverse<kLogR>(kR - 1 - i)];
+    float2 const ai = unpack_word(words[at_a + i]);
+    int const off = lp::twin_mirror_source(1, 1, i).k3;
+    int const off0 = lp::twin_mirror_source(0, 0, i).k3;
+    float2 const am = unpack_word(words[at_a + (t0 ? off0 : off)]);
+    float2 const twist = c_split_twist[i];
+    put(qb + (i << 10), bi, t0 ? bm : am, cmul(wqb, twist));
+    put(qa + (i << 10), ai, t0 ? am : bm, cmul(wqa, twist));
+    late(i);  // each step frees four of bv's registers: one of the next item's late words
+  }
+  if (t0) {  // k = M / 2: butterfly 0's output 16, its own mirror; W^(M/2) = -i
+    float2 const z = unpack_word(words[at_a + kHalf]);
+    float2 xk, xm;
+    split_forward_pair(z, z, make_float2(0.f, -1.f), 1.0f, xk, xm);
+    seq[kHalf << 10] = pack_word(xk);
+  }
+}
 
 template <bool kInverse, bool kHooked, int kMode>
 __global__ void __launch_bounds__(lp::kThreads, 1)
@@ -130,6 +188,7 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr bool kSplit = kMode == kModeSplit;
   constexpr bool kC2r = kMode == kModeC2r;
+  constexpr bool kR2c = kMode == kModeR2c;
   constexpr int kR = lp::kRadix;
   constexpr int kLogR = lp::kLogRadix;
   constexpr int kLogStride = kSplit ? 1 : 0;  // of the outputs, X[2 k + r]
@@ -145,7 +204,8 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   // split's sum takes a factor f = 1/2 of it where the pass scales down (exact in FP16).
   float const f = lp::split_factor(p);
   float const s3 = cbrtf(p.scale / f);
-  fill_table(table, coarse, s3, j);
+  // The R2C's stage 3 scales nothing: stage 2's table takes its share.
+  fill_table(table, coarse, kR2c ? s3 * s3 : s3, j);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
   bool const flip_factor = (p.conjugate_store != 0) != kInverse;
@@ -257,8 +317,14 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     std::uint32_t* const seq = to;
     std::uint32_t const seq_at = out_at;
     std::int64_t const next_item = item + step;
-    if (next_item < p.blocks) {
-      base_of(next_item, in_at, out_at, from, to);
+    bool const more = next_item < p.blocks;
+    if (more) base_of(next_item, in_at, out_at, from, to);
+    if constexpr (kR2c) {
+      // Zeros where there is no next item, so that no earlier word stays live through stage 3
+      // (as in the twin kernel: a load under `if (more)` keeps the old words: spills).
+#pragma unroll
+      for (int m = 0; m < kR / 2; ++m) raw[m] = more ? load(from, j, m, wj) : 0u;
+    } else if (more) {
 #pragma unroll
       for (int m = 0; m < kR; ++m) raw[m] = load(from, j, m, wj);
     }
@@ -267,23 +333,29 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     // Stage 3: butterfly q = k1 + 32 k2 reads position m + 32 k2 + 1024 k1 and writes
     // X[q + 1024 k3] = s3 DFT[k3] to global memory (a warp's lanes: adjacent k1; the split's
     // X[2 (q + 1024 k3) + r]).
-#pragma unroll 1
-    for (int u = 0; u < lp::kRounds; ++u) {
-      int const q = lp::butterfly(j, u);
-      float2 a[kR];
-      butterfly_dft<2>(words, q, a);
-#pragma unroll
-      for (int k = 0; k < kR; ++k) {
-        float2 y = cscale(a[bit_reverse<kLogR>(k)], s3);
-        int const n = lp::output_index(q, k) << kLogStride;
-        if (store_hook) {
-          // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse, so
-          // the factor is conjugated once more there.
-          y = cmul(y, hook_factor(p.store_factors,
-                                  (seq_at + static_cast<std::uint32_t>(n)) & p.factor_mask,
-                                  flip_factor));
+    if constexpr (kR2c) {
+      r2c_stage3(words, seq, j, [&](int i) {
+        raw[kR / 2 + i] = more ? load(from, j, kR / 2 + i, wj) : 0u;
+      });
+    } else {
+  #pragma unroll 1
+      for (int u = 0; u < lp::kRounds; ++u) {
+        int const q = lp::butterfly(j, u);
+        float2 a[kR];
+        butterfly_dft<2>(words, q, a);
+  #pragma unroll
+        for (int k = 0; k < kR; ++k) {
+          float2 y = cscale(a[bit_reverse<kLogR>(k)], s3);
+          int const n = lp::output_index(q, k) << kLogStride;
+          if (store_hook) {
+            // ExecuteHooks::store_factors: y is the conjugate of the output for the inverse, so
+            // the factor is conjugated once more there.
+            y = cmul(y, hook_factor(p.store_factors,
+                                    (seq_at + static_cast<std::uint32_t>(n)) & p.factor_mask,
+                                    flip_factor));
+          }
+          seq[n] = pack_word(y) ^ conj;
         }
-        seq[n] = pack_word(y) ^ conj;
       }
     }
     __syncthreads();  // this stage's reads before the next sequence's stage-1 writes
@@ -506,7 +578,8 @@ cudaError_t prepare_long_pass_kernels() noexcept {
         long_pass_kernel<false, true, kModeComplex>, long_pass_kernel<true, true, kModeComplex>,
         long_pass_kernel<false, false, kModeSplit>, long_pass_kernel<true, false, kModeSplit>,
         long_pass_kernel<false, true, kModeSplit>, long_pass_kernel<true, true, kModeSplit>,
-        long_pass_kernel<true, false, kModeC2r>, long_twin_kernel}) {
+        long_pass_kernel<true, false, kModeC2r>, long_pass_kernel<false, false, kModeR2c>,
+        long_twin_kernel}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(kSmemBytes));
@@ -529,6 +602,11 @@ cudaError_t launch_long_pass(PassParams const& pass, void const* src, void* dst,
   if (pass.real_twin != 0) {  // the twin R2C: forward, no hooks
     return inverse || hooked ? cudaErrorInvalidValue
                              : launch_twin(pass, src, dst, coarse, stream);
+  }
+  if (pass.real_out != 0) {  // the R2C of 2^16 reals: forward, no hooks
+    return inverse || hooked
+               ? cudaErrorInvalidValue
+               : launch_variant<false, false, kModeR2c>(pass, src, dst, coarse, stream);
   }
   if (pass.real_in != 0) {  // the C2R of 2^16 reals: inverse, no hooks
     return !inverse || hooked ? cudaErrorInvalidValue
