@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The long pass (kernels/long_pass_kernel.cu): untwiddled FP16 passes of L = 32768 points over
 // contiguous sequences, one sequence per block at a time, so that a 1-D transform of 2^15
-// points takes one pass over global memory instead of two. Its index maps and which passes it
-// takes, shared by the kernel and the CPU tests.
+// points takes one pass over global memory instead of two; with the R2C or C2R split of 2^16
+// reals inside it (real_out, real_in: see eligible), and as the split pass of 2^16 points
+// (below, after the twin R2C). Its index maps and which passes it takes, shared by the kernel
+// and the CPU tests.
 //
 // Why a kernel of its own: 2^15 complex FP16 values are 128 KiB and fit in one SM's shared
 // memory, but not in FP32 (256 KiB, more than the 228 KiB of shared memory and about the whole

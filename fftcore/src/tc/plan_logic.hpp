@@ -58,9 +58,9 @@ struct PlanOptions {
   bool tall_rows = false;
   /// 1-D 2^16 from 2^22 elements as one split pass of the long pass (long_pass_layout.hpp)
   /// instead of two. The complex plans take it; the real plans' row FFTs (build_axis_layout)
-  /// keep the two passes, which take the R2C / C2R split into a pass of their own (H100, same
-  /// run, ms per 2^28 reals of 2^17 points: R2C 1.03 and C2R 0.97 there, 1.09 both with the
-  /// split pass and the split kernel; fftcore/NOTES.md, session 28).
+  /// keep the two passes, which take the R2C / C2R split into a pass of their own (H100, ms per
+  /// 2^28 reals of 2^17 points: R2C 1.03-1.04 and C2R 0.97 that way, 1.09 both with the split
+  /// pass and the split kernel, in session 28's runs; fftcore/NOTES.md, session 28).
   bool long_split = true;
 };
 
