@@ -271,6 +271,28 @@ TEST_F(RealTransform, R2cPairedSizesOddBatches) {
   }
 }
 
+/// The R2C of `rows` rows of n reals at 1/N and 1/sqrt(N) against the double reference.
+void check_scaled_r2c(std::int64_t n, std::int64_t rows) {
+  for (Scaling scaling : {Scaling::kByN, Scaling::kBySqrtN}) {
+    SCOPED_TRACE(scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)");
+    unsigned seed = 0;
+    auto const x = random_real_half(static_cast<std::size_t>(rows * n), seed);
+    auto ref = reference_r2c(x, 0, n, rows);
+    double const s = scaling == Scaling::kByN ? 1.0 / static_cast<double>(n)
+                                              : 1.0 / std::sqrt(static_cast<double>(n));
+    for (auto& v : ref) v *= s;
+    std::vector<cd> y;
+    ASSERT_NO_FATAL_FAILURE(
+        run_real(real_desc(0, n, rows, Transform::kR2C, Backend::kTensorCore, scaling), x, {}, y));
+    double const l2 = tcfft::testing::relative_l2_error(y, ref);
+    std::printf("[real-accuracy] R2C tc scaled %-9s %lld batch %lld  L2 %.3e  seed %u\n",
+                scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)", static_cast<long long>(n),
+                static_cast<long long>(rows), l2, seed);
+    EXPECT_GT(max_abs(y), 0.0) << "all-zero output";
+    EXPECT_LT(l2, kSanityL2) << "seed " << seed;
+  }
+}
+
 /// The R2C of 2^15 reals in batches of 2^8 rows and more: two rows at a time on the long pass
 /// (PassParams::real_twin): whole items (256 rows), an odd batch (the last item has one row),
 /// more items than resident blocks (grid-stride, the next item's words prefetched), and
@@ -281,23 +303,7 @@ TEST_F(RealTransform, R2cTwinOddBatches) {
     SCOPED_TRACE("batch " + std::to_string(batch));
     compare_r2c(0, n, batch);
   }
-  for (Scaling scaling : {Scaling::kByN, Scaling::kBySqrtN}) {
-    SCOPED_TRACE(scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)");
-    unsigned seed = 0;
-    auto const x = random_real_half(static_cast<std::size_t>(257 * n), seed);
-    auto ref = reference_r2c(x, 0, n, 257);
-    double const s = scaling == Scaling::kByN ? 1.0 / static_cast<double>(n)
-                                              : 1.0 / std::sqrt(static_cast<double>(n));
-    for (auto& v : ref) v *= s;
-    std::vector<cd> y;
-    ASSERT_NO_FATAL_FAILURE(
-        run_real(real_desc(0, n, 257, Transform::kR2C, Backend::kTensorCore, scaling), x, {}, y));
-    double const l2 = tcfft::testing::relative_l2_error(y, ref);
-    std::printf("[real-accuracy] R2C tc scaled %-18s L2 %.3e  seed %u\n",
-                scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)", l2, seed);
-    EXPECT_GT(max_abs(y), 0.0) << "all-zero output";
-    EXPECT_LT(l2, kSanityL2) << "seed " << seed;
-  }
+  check_scaled_r2c(n, 257);
 }
 
 /// The R2C of 2^16 reals in batches of 64 rows and more: the long pass takes the split in its
@@ -309,23 +315,7 @@ TEST_F(RealTransform, R2cLongPassOddBatches) {
     SCOPED_TRACE("batch " + std::to_string(batch));
     compare_r2c(0, n, batch);
   }
-  for (Scaling scaling : {Scaling::kByN, Scaling::kBySqrtN}) {
-    SCOPED_TRACE(scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)");
-    unsigned seed = 0;
-    auto const x = random_real_half(static_cast<std::size_t>(65 * n), seed);
-    auto ref = reference_r2c(x, 0, n, 65);
-    double const s = scaling == Scaling::kByN ? 1.0 / static_cast<double>(n)
-                                              : 1.0 / std::sqrt(static_cast<double>(n));
-    for (auto& v : ref) v *= s;
-    std::vector<cd> y;
-    ASSERT_NO_FATAL_FAILURE(
-        run_real(real_desc(0, n, 65, Transform::kR2C, Backend::kTensorCore, scaling), x, {}, y));
-    double const l2 = tcfft::testing::relative_l2_error(y, ref);
-    std::printf("[real-accuracy] R2C tc scaled %-9s 65536 batch 65  L2 %.3e  seed %u\n",
-                scaling == Scaling::kByN ? "1/N" : "1/sqrt(N)", l2, seed);
-    EXPECT_GT(max_abs(y), 0.0) << "all-zero output";
-    EXPECT_LT(l2, kSanityL2) << "seed " << seed;
-  }
+  check_scaled_r2c(n, 65);
 }
 
 /// The C2R of 2^16 reals in batches of 64 rows and more: the long pass takes the split in its
