@@ -121,14 +121,14 @@ __device__ __forceinline__ std::uint32_t as_word(__half2 h) {
 
 /// What long_pass_kernel computes: the complex pass; the split pass of 2N = 65536 points
 /// (long_pass_layout.hpp), a cluster of two blocks per sequence, block r computing X[2 k + r];
-/// the C2R of 2^16 reals, Z[k] of X[k] and X[M - k] in the load (PassParams::real_in).
+/// the C2R of 2^16 reals, Z[k] of X[k] and X[M - k] in the load (PassParams::real_in); the R2C
+/// of 2^16 reals, X[k] and X[M - k] of Z[k] and Z[M - k] in stage 3 (real_out, r2c_stage3).
 enum LongMode : int { kModeComplex = 0, kModeSplit = 1, kModeC2r = 2, kModeR2c = 3 };
 
 /// Stage 3 over mirror pairs, the twin R2C's (long_pass_layout.hpp: twin_partner,
 /// twin_mirror_source; long_twin_kernel keeps its own copy, faster), for the R2C of 2^16
-/// reals: round 0 takes butterfly qa = j
-/// and puts its outputs back in its own slots (natural order); round 1 takes its mirror
-/// qb = lp::twin_partner(j) in registers, whose outputs are the Z[M - k] of qa's (thread 0:
+/// reals: round 0 takes butterfly qa = j and puts its outputs back in its own slots (natural
+/// order); round 1 takes its mirror qb = lp::twin_partner(j) in registers, whose outputs are the Z[M - k] of qa's (thread 0:
 /// butterflies 0 and 512, each its own mirror). Step i < 16 calls put(b, q, i, z, zm) with
 /// z = Z[k], zm = Z[M - k] for k = q + 1024 i, output i of butterfly q (b = 1: qb, then b = 0:
 /// qa), then late(i): each step frees four of round 1's registers. Thread 0 last puts its own
