@@ -4,9 +4,8 @@
 // permutation of the sequence, that its shared-memory accesses meet 32 distinct banks per warp,
 // and - running its three stages in double with the kernel's maps, butterfly deal, twiddle
 // exponents and FP16 words between the stages - that they give the DFT.
-#include <gtest/gtest.h>
-
 #include <cuda_fp16.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +18,7 @@
 #include "../../fftcore/src/tc/long_pass_layout.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "../../fftcore/src/tc/real_layout.hpp"
+#include "../../fftcore/src/tc/real_split.hpp"
 #include "common/reference_dft.hpp"
 #include "tc_plan_helpers.hpp"
 
@@ -336,6 +336,57 @@ TEST(TcLongPass, EmulatedSplitGivesTheDft) {
   }
   double const err = tcfft::testing::relative_l2_error(out, ref);
   EXPECT_LT(err, 1e-12) << "seed " << seed;
+}
+
+TEST(TcLongPass, MirrorPairsOfStage3GiveTheR2cOf2Pow16Reals) {
+  // The R2C of 2^16 reals (kernels/long_pass_kernel.cu, r2c_stage3): thread j's stage-3
+  // butterflies j and twin_partner(j) put, for their outputs k3 < 16 (and thread 0's k = M / 2),
+  // X[k] and X[M - k] from Z[k] and the Z[M - k] twin_mirror_source names, with
+  // W^k = W^q W_64^k3 (split_twiddle, the kernel's W^q); on the exact Z = DFT_M(z) of
+  // z[n] = x[2 n] + i x[2 n + 1] that is the half spectrum, every k = 0 .. M written.
+  using fftcore::detail::tc::split_forward_pair;
+  using fftcore::detail::tc::split_twiddle;
+  unsigned seed = 0;
+  std::vector<cd> const z0 = tcfft::testing::random_complex(kL, seed);
+  std::vector<cd> x(2 * kL), z = z0;
+  for (int n = 0; n < kL; ++n) {
+    x[static_cast<std::size_t>(2 * n)] = z0[static_cast<std::size_t>(n)].real();
+    x[static_cast<std::size_t>(2 * n + 1)] = z0[static_cast<std::size_t>(n)].imag();
+  }
+  tcfft::testing::fft_radix2(x);
+  tcfft::testing::fft_radix2(z);
+  auto const butterfly = [](int j, int round) { return round == 0 ? j : lp::twin_partner(j); };
+  auto const f2 = [](cd v) {
+    return float2{static_cast<float>(v.real()), static_cast<float>(v.imag())};
+  };
+  std::vector<cd> got(kL + 1);
+  std::vector<int> written(kL + 1, 0);
+  for (int j = 0; j < lp::kThreads; ++j) {
+    for (int round = 0; round < 2; ++round) {
+      int const q = butterfly(j, round);
+      float2 const wq = split_twiddle(static_cast<std::uint32_t>(q), lp::kLogLength);
+      for (int k3 = 0; k3 < lp::kRadix / 2 + (j == 0 && round == 0 ? 1 : 0); ++k3) {
+        lp::TwinSource const s = lp::twin_mirror_source(j, round, k3);
+        int const k = lp::output_index(q, k3);
+        int const mirror = lp::output_index(butterfly(j, s.round), s.k3);
+        cd const twist = tcfft::testing::root_of_unity(k3, 2 * lp::kRadix, false);
+        float2 const w{static_cast<float>(wq.x * twist.real() - wq.y * twist.imag()),
+                       static_cast<float>(wq.x * twist.imag() + wq.y * twist.real())};
+        float2 xk{}, xm{};
+        split_forward_pair(f2(z[static_cast<std::size_t>(k)]),
+                           f2(z[static_cast<std::size_t>(mirror)]), w, 1.0f, xk, xm);
+        got[static_cast<std::size_t>(k)] = {xk.x, xk.y};
+        got[static_cast<std::size_t>(kL - k)] = {xm.x, xm.y};
+        ++written[static_cast<std::size_t>(k)];
+        if (kL - k != k) ++written[static_cast<std::size_t>(kL - k)];
+      }
+    }
+  }
+  for (int k = 0; k <= kL; ++k) ASSERT_EQ(written[static_cast<std::size_t>(k)], 1) << "k " << k;
+  std::vector<cd> const want(x.begin(), x.begin() + kL + 1);
+  // FP32 arithmetic on values of size ~sqrt(M): ~1e-7 relative; a wrong pair gives order one.
+  EXPECT_LT(tcfft::testing::relative_l2_error(got, want), 2e-6) << "seed " << seed;
+  EXPECT_GT(std::abs(got[1]), 0.0);
 }
 
 }  // namespace
