@@ -42,6 +42,8 @@
 namespace fftcore::detail::tc::long_pass {
 
 inline constexpr int kLogLength = 15;  ///< L = 32768
+/// Sequences ahead that a block prefetches into L2 (PassParams::prefetch_items; 0: none).
+inline constexpr int kDefaultPrefetchItems = 1;
 inline constexpr int kLogRadix = 5;    ///< three stages of radix 32
 inline constexpr int kRadix = 1 << kLogRadix;
 inline constexpr int kStages = 3;

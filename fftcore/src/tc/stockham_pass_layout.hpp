@@ -48,6 +48,11 @@ inline constexpr int kLogValues = 4;          ///< E = 16 values per thread at L
 inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread from L = 1024
 inline constexpr int kLogMinLengthWide = 10;  ///< the first length with E = 32: L = 1024
 inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
+/// Work items ahead that a block prefetches into L2 (PassParams::prefetch_items; 0: none):
+/// one at L = 16384 (items of 64 KiB), none below. H100, ms per 2^28 elements, two runs each
+/// (fftcore/NOTES.md, session 29): 2^14 0.787-0.795 without, 0.749-0.754 one ahead; but 2^9..2^13
+/// (items of 16-32 KiB) 0.77-0.80 without, 0.80-0.99 one ahead, 0.89-1.00 two ahead.
+FFTCORE_HD constexpr int default_prefetch_items(int log_l) { return log_l >= 14 ? 1 : 0; }
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers
 /// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
 /// most 85 registers per thread.

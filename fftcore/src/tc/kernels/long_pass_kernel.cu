@@ -13,6 +13,7 @@
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
+#include "tc/kernels/l2_prefetch.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/long_pass_layout.hpp"
 #include "tc/real_split.hpp"
@@ -275,6 +276,11 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
 #pragma unroll
     for (int m = 0; m < kR; ++m) raw[m] = load(from, j, m, wj);
   }
+  // The L2 bulk prefetch (PassParams::prefetch_items): after stage 1, thread 0 starts the DRAM
+  // reads of the sequence P items ahead.
+  // Not in the split, whose forward kernel spilled 56 bytes with it (no spare registers).
+  int const ahead = kSplit ? 0 : p.prefetch_items;
+  constexpr std::uint32_t kInputBytes = ((1u << lp::kLogLength) + (kC2r ? 1u : 0u)) * 4u;
 #pragma unroll 1
   for (; item < p.blocks; item += step) {
     // Stage 1: butterfly b = j + 512 u reads x[b + 1024 m], writes W_N^(b k1) s3 DFT[k1] to
@@ -326,6 +332,12 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     }
     __syncthreads();
     if constexpr (kSplit) cluster_arrive();  // both blocks have read all of the sequence
+    // Here, where stage 1's words are spent (at the loop's top it cost registers).
+    if (ahead > 0 && j == 0 && item + ahead * step < p.blocks) {
+      prefetch_l2(static_cast<std::uint32_t const*>(src) +
+                      block_origin(p, item + ahead * step).in_base,
+                  kInputBytes);
+    }
     stage2(words, table, j);
     __syncthreads();
     // The next sequence's first-round words, in flight while this one's last stage runs.
@@ -390,6 +402,9 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
 /// shared memory for stage 1 to read as the complex pass's butterflies j and j + 512 (64 more
 /// shared accesses per thread and a barrier), 0.647; round 0's outputs in a scratch area by
 /// 16-byte accesses instead of back in its own slots, 0.588-0.593.
+/// The bytes of one of the twin's input rows: N = 2^15 FP16 reals.
+constexpr std::uint32_t kTwinRowBytes = 2u << lp::kLogLength;
+
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_twin_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
@@ -458,6 +473,14 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
       stage1_butterfly(words, coarse, lp::twin_butterfly(j, 1), make_float2(s3, 0.f), a);
     }
     __syncthreads();
+    // The L2 bulk prefetch of the rows P items ahead (as in long_pass_kernel; row b where the
+    // item has one).
+    if (p.prefetch_items > 0 && j == 0 && item + p.prefetch_items * gridDim.x < p.blocks) {
+      std::int64_t const ahead = item + p.prefetch_items * gridDim.x;
+      auto const* const row_a = static_cast<std::uint32_t const*>(src) + block_origin(p, ahead).in_base;
+      prefetch_l2(row_a, kTwinRowBytes);
+      if (p.twin_odd == 0 || ahead + 1 != p.blocks) prefetch_l2(row_a + lp::kTwinInRow, kTwinRowBytes);
+    }
     stage2(words, table, j);
     __syncthreads();
     // The next item's words of m < 16, in flight while this one's last stage runs.
@@ -612,9 +635,13 @@ cudaError_t prepare_long_pass_kernels() noexcept {
   return e;
 }
 
-cudaError_t launch_long_pass(PassParams const& pass, void const* src, void* dst,
+cudaError_t launch_long_pass(PassParams const& given, void const* src, void* dst,
                              float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
-  if (!long_pass::eligible(pass)) return cudaErrorInvalidValue;
+  if (!long_pass::eligible(given)) return cudaErrorInvalidValue;
+  // FFTCORE_TC_LONG_PREFETCH: sequences ahead that a block prefetches into L2 (read once).
+  static int const ahead = env_int("FFTCORE_TC_LONG_PREFETCH", lp::kDefaultPrefetchItems);
+  PassParams pass = given;
+  pass.prefetch_items = ahead;
   bool const hooked = pass.load_factors != nullptr || pass.store_factors != nullptr;
   if (pass.real_twin != 0) {  // the twin R2C: forward, no hooks
     return inverse || hooked ? cudaErrorInvalidValue

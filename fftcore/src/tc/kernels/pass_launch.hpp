@@ -32,6 +32,14 @@ inline int env_mode(char const* name) noexcept {
   return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
 }
 
+/// A small non-negative integer setting (FFTCORE_TC_PREFETCH): the variable's value where it is
+/// a number from 0 to 8, else `fallback`. Callers cache it like env_switch_on's.
+inline int env_int(char const* name, int fallback) noexcept {
+  char const* v = std::getenv(name);
+  if (v == nullptr || v[0] < '0' || v[0] > '8' || v[1] != '\0') return fallback;
+  return v[0] - '0';
+}
+
 /// The grid of a kernel whose blocks walk its tiles grid-stride: as many blocks as stay resident
 /// on the current device (the blocks per SM taken from the occupancy calculator once and kept
 /// in `cache`, one per instantiation and block shape), at most `tiles`. Host code only.

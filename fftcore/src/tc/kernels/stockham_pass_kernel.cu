@@ -13,6 +13,7 @@
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
+#include "tc/kernels/l2_prefetch.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/plan_logic.hpp"
 #include "tc/real_split.hpp"
@@ -441,11 +442,30 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
       }
     }
   };
+  // The L2 bulk prefetch (PassParams::prefetch_items, which launch_length sets only where each
+  // item's input is one contiguous range: whole tiles of adjacent rows): thread 0 starts
+  // the DRAM reads of item w + P while the block computes item w, so that the read stream does
+  // not wait for registers to hold the loads (at E = 32 the next item's loads are issued only
+  // after stage 2).
+  int const ahead =
+      kReal == kNoSplit || kReal == kSplitOut || kReal == kSplitIn ? p.prefetch_items : 0;
+  auto const prefetch = [&](std::int64_t w) {
+    std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
+    if (b >= p.blocks) return;
+    auto const first = static_cast<std::uint32_t>(w & ((1 << log_rounds) - 1)) *
+                       static_cast<std::uint32_t>(round_sequences);
+    prefetch_l2(static_cast<std::uint32_t const*>(src) + b * p.block_in_step + first * in_s0,
+                static_cast<std::uint32_t>(round_sequences) * in_s0 * 4u);
+  };
+  if (ahead > 0 && tid == 0) {
+    for (int d = 1; d < ahead; ++d) prefetch(d);
+  }
   int state = locate(0, from, to, to_at);
   __builtin_assume(__isGlobal(from));
   load(state);
 #pragma unroll 1
   for (std::int64_t w = 0; state >= 0; ++w) {
+    if (ahead > 0 && tid == 0) prefetch(w + ahead);
     float2 a[kE];
     if constexpr (kReal == kSplitIn) {
       // C2R rows hold M + 1 values: X[n] at from[T i] (raw, prefetched), X[M - n] at
@@ -680,6 +700,19 @@ cudaError_t prepare_length() noexcept {
   return e;
 }
 
+/// PassParams::prefetch_items for a plain, R2C or C2R pass: FFTCORE_TC_PREFETCH items ahead
+/// (read once; else stockham::default_prefetch_items) where each item's input is one contiguous
+/// range (whole tiles of adjacent sequences: rows of L words, or of the C2R's L + 1), else 0.
+int stockham_prefetch_items(PassParams const& pass, int log_l) noexcept {
+  static int const items = env_int("FFTCORE_TC_PREFETCH", -1);
+  bool const contiguous = pass.linear_blocks != 0 &&
+                          (pass.in_stride[0] == (std::int64_t{1} << log_l) ||
+                           (pass.real_in != 0 &&
+                            pass.in_stride[0] == (std::int64_t{1} << log_l) + 1)) &&
+                          pass.in_elem_stride == 1 && pass.in_fp32 == 0;
+  return !contiguous ? 0 : items >= 0 ? items : stockham::default_prefetch_items(log_l);
+}
+
 template <int kLogL>
 cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                           bool inverse, cudaStream_t stream) noexcept {
@@ -698,6 +731,10 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                       : pass.real_out != 0     ? kSplitOut
                       : pass.real_in != 0      ? kSplitIn
                                                : kNoSplit;
+  PassParams run = pass;
+  run.prefetch_items = variant == kNoSplit || variant == kSplitOut || variant == kSplitIn
+                           ? stockham_prefetch_items(pass, kLogL)
+                           : 0;
   auto const kernel = variant == kRowPairs    ? row_pairs_kernel<kLogL>()
                       : variant == kRowPairsIn ? row_pairs_in_kernel<kLogL>()
                       : variant == kSplitOut ? r2c_kernel<kLogL>()
@@ -714,7 +751,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  return launch_chained(kernel, grid, block, smem, stream, pass, src, dst, coarse);
+  return launch_chained(kernel, grid, block, smem, stream, run, src, dst, coarse);
 }
 
 }  // namespace

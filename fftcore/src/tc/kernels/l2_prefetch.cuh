@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Bulk prefetch of a contiguous range of global memory into L2 (sm_90's
+// cp.async.bulk.prefetch.L2): one instruction from one thread starts the DRAM reads of a whole
+// work item ahead of the loads that will take it, so that the read stream no longer waits on
+// the warps' registers to hold loads in flight. A hint only: L2 is the point of coherence for
+// global memory, so a prefetched line is never stale, and nothing waits for it.
+#pragma once
+
+#include <cstdint>
+
+namespace fftcore::detail::tc {
+
+/// Prefetches the 16-byte chunks that hold [ptr, ptr + bytes) (global memory, bytes < 2^32 -
+/// 32) into L2: the range widened to whole chunks, which lie in the pages of the range's own
+/// bytes. A no-op below sm_90.
+__device__ __forceinline__ void prefetch_l2(void const* ptr, std::uint32_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  auto const at = reinterpret_cast<std::uintptr_t>(ptr);
+  std::uintptr_t const first = at & ~std::uintptr_t{15};
+  auto const size = static_cast<std::uint32_t>(((at + bytes + 15) & ~std::uintptr_t{15}) - first);
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(first), "r"(size) : "memory");
+#else
+  (void)ptr;
+  (void)bytes;
+#endif
+}
+
+}  // namespace fftcore::detail::tc
