@@ -170,6 +170,105 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
 /// The column variant (stockham::columns_eligible): the column passes of 2-D shapes with 512 ..
 /// 2048 rows (any number of columns), nothing else of those plans, no 1-D
 /// pass, and not with a hook, a split, a pass twiddle or FP32 sides.
+/// Checks that the prefetch ranges of a contiguous pass's items (stockham::sequences_input, a
+/// round's sequences as the kernel asks for them) hold
+/// every row its item loads (L words; the C2R's L + 1) and tile the input words
+/// [0, blocks x block_in_step) without gaps or overlaps; returns the ranges counted.
+std::int64_t check_prefetch_ranges(PassParams const& p) {
+  EXPECT_TRUE(sp::prefetch_contiguous(p));
+  int const log_l = p.log_length;
+  int const log_round_sequences =
+      sp::log_threads(p.log_tile, log_l) - sp::log_sequence_threads(log_l);
+  int const rounds = 1 << sp::log_rounds(p.log_tile, log_l);
+  std::int64_t const row = (std::int64_t{1} << log_l) + (p.real_in != 0 ? 1 : 0);
+  std::int64_t next = 0;  // where the next range must begin
+  std::int64_t ranges = 0;
+  for (std::int64_t b = 0; b < p.blocks; ++b) {
+    std::int64_t const in_base = fftcore::detail::tc::block_origin(p, b).in_base;
+    for (int round = 0; round < rounds; ++round) {
+      auto const sequences = static_cast<std::uint32_t>(1 << log_round_sequences);
+      sp::WordRange const r =
+          sp::sequences_input(p, b, static_cast<std::uint32_t>(round) * sequences, sequences);
+      if (r.first != next || r.count == 0) {
+        ADD_FAILURE() << "tile " << b << " round " << round << ": [" << r.first << ", +" << r.count
+                      << ") after " << next;
+        return ranges;
+      }
+      next = r.first + r.count;
+      ++ranges;
+      for (int s = 0; s < (1 << log_round_sequences); ++s) {
+        std::int64_t const start = in_base + ((round << log_round_sequences) + s) * p.in_stride[0];
+        if (start < r.first || start + row > next) {
+          ADD_FAILURE() << "tile " << b << " round " << round << " sequence " << s << " at "
+                        << start << " outside [" << r.first << ", " << next << ")";
+          return ranges;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(next, p.blocks * p.block_in_step);
+  return ranges;
+}
+
+TEST(TcStockhamPass, PrefetchRangesCoverEachItemsRowsAndTileTheInput) {
+  // Complex 1-D plans and 2-D row passes, then the fused R2C and C2R rows (M + 1 words a C2R
+  // row).
+  // (Partial last tiles, as 4099 sequences of 512..2048 points give, are not linear_blocks:
+  // no prefetch there.)
+  for (int k = sp::kMinLogLength; k <= sp::kMaxLogLength; ++k) {
+    for (std::int64_t batch : {1, 3, 5, 64, 4099}) {
+      SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+      PassParams const p = layout_of(desc(1, std::int64_t{1} << k, batch)).passes.at(0);
+      ASSERT_TRUE(sp::eligible(p));
+      EXPECT_EQ(sp::prefetch_contiguous(p), p.linear_blocks != 0);
+      if (batch != 4099) {
+        EXPECT_TRUE(sp::prefetch_contiguous(p));
+      }
+      if (sp::prefetch_contiguous(p)) {
+        EXPECT_GT(check_prefetch_ranges(p), 0);
+      }
+    }
+  }
+  for (auto [r, c] : kShapes2d) {
+    SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
+    for (PassParams const& p : layout_of(desc(r, c, 3)).passes) {
+      if (sp::eligible(p) && sp::prefetch_contiguous(p)) {
+        EXPECT_GT(check_prefetch_ranges(p), 0);
+      }
+    }
+  }
+  for (auto kind : {fftcore::Transform::kR2C, fftcore::Transform::kC2R}) {
+    for (int k = sp::kMinLogLength + 1; k <= sp::kMaxLogLength + 1; ++k) {
+      fftcore::PlanDesc d = desc(1, std::int64_t{1} << k, 5);
+      d.kind = kind;
+      SCOPED_TRACE((kind == fftcore::Transform::kR2C ? "R2C 2^" : "C2R 2^") + std::to_string(k));
+      fftcore::detail::tc::RealLayout layout;
+      ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout), fftcore::Status::kSuccess);
+      PassParams const& p = layout.row.passes.front();
+      if (!sp::eligible(p)) continue;
+      EXPECT_TRUE(sp::prefetch_contiguous(p)) << "in_stride[0] " << p.in_stride[0];
+      EXPECT_GT(check_prefetch_ranges(p), 0);
+    }
+  }
+  // Not contiguous: points apart, FP32 in, a row stride past the row, tiles not at one step.
+  PassParams const base = layout_of(desc(1, 1024, 5)).passes[0];
+  PassParams p = base;
+  p.in_elem_stride = 2;
+  EXPECT_FALSE(sp::prefetch_contiguous(p));
+  p = base;
+  p.in_fp32 = 1;
+  EXPECT_FALSE(sp::prefetch_contiguous(p));
+  p = base;
+  p.in_stride[0] = 1025;
+  EXPECT_FALSE(sp::prefetch_contiguous(p)) << "L + 1 only for the C2R's rows";
+  p = base;
+  p.linear_blocks = 0;
+  EXPECT_FALSE(sp::prefetch_contiguous(p));
+  // One item ahead at 16384 points (items of 64 KiB), none below (slower there, NOTES.md).
+  EXPECT_EQ(sp::default_prefetch_items(14), 1);
+  EXPECT_EQ(sp::default_prefetch_items(13), 0);
+}
+
 TEST(TcStockhamPass, ColumnVariantTakesTheColumnPassesOf512To2048Rows) {
   std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
       {512, 512},   {512, 256}, {1024, 1024}, {1024, 64}, {2048, 2048}, {2048, 128},

@@ -234,6 +234,29 @@ FFTCORE_HD constexpr int log_rounds(int log_tile, int log_l) {
   return log_tile + log_sequence_threads(log_l) - log_threads(log_tile, log_l);
 }
 
+// The L2 bulk prefetch (PassParams::prefetch_items, kernels/l2_prefetch.cuh): a block starts the
+// DRAM reads of its item P ahead as one range, so only where each item's input is one.
+/// Whether every item's input is one contiguous range of words: whole tiles at one step
+/// (linear_blocks), rows of adjacent FP16 points back to back (L words; the C2R's L + 1).
+FFTCORE_HD inline bool prefetch_contiguous(PassParams const& p) {
+  std::int64_t const l = std::int64_t{1} << p.log_length;
+  return p.linear_blocks != 0 && p.in_elem_stride == 1 && p.in_fp32 == 0 &&
+         (p.in_stride[0] == l || (p.real_in != 0 && p.in_stride[0] == l + 1));
+}
+/// The input words of `count` sequences from sequence `first` of tile b under
+/// prefetch_contiguous (a round's: first = round x its sequences): their rows, from word `first`
+/// of the source, `count` of them (a tile's words fit 32 bits, block_in_step: only the tile's
+/// origin takes 64; in 64 throughout, the hooked kernels at L = 16384 spilled 24-44 bytes).
+struct WordRange {
+  std::int64_t first;
+  std::uint32_t count;
+};
+FFTCORE_HD inline WordRange sequences_input(PassParams const& p, std::int64_t b,
+                                            std::uint32_t first, std::uint32_t count) {
+  auto const row = static_cast<std::uint32_t>(p.in_stride[0]);
+  return {b * p.block_in_step + first * row, count * row};
+}
+
 // Columns (the kernel's kColumns variant; the 2-D column passes of 512..2048 points, which
 // the register-chained pass ran at 39-53 % of the DRAM bandwidth, H100 ncu): C adjacent
 // columns (points in_elem_stride apart) take the place of a round's sequences. Thread (j, c)

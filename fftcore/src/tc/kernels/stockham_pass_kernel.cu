@@ -452,10 +452,10 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   auto const prefetch = [&](std::int64_t w) {
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return;
-    auto const first = static_cast<std::uint32_t>(w & ((1 << log_rounds) - 1)) *
-                       static_cast<std::uint32_t>(round_sequences);
-    prefetch_l2(static_cast<std::uint32_t const*>(src) + b * p.block_in_step + first * in_s0,
-                static_cast<std::uint32_t>(round_sequences) * in_s0 * 4u);
+    auto const sequences = static_cast<std::uint32_t>(round_sequences);
+    stockham::WordRange const r = stockham::sequences_input(
+        p, b, static_cast<std::uint32_t>(w & ((1 << log_rounds) - 1)) * sequences, sequences);
+    prefetch_l2(static_cast<std::uint32_t const*>(src) + r.first, r.count * 4u);
   };
   if (ahead > 0 && tid == 0) {
     for (int d = 1; d < ahead; ++d) prefetch(d);
@@ -702,15 +702,11 @@ cudaError_t prepare_length() noexcept {
 
 /// PassParams::prefetch_items for a plain, R2C or C2R pass: FFTCORE_TC_PREFETCH items ahead
 /// (read once; else stockham::default_prefetch_items) where each item's input is one contiguous
-/// range (whole tiles of adjacent sequences: rows of L words, or of the C2R's L + 1), else 0.
+/// range (stockham::prefetch_contiguous), else 0.
 int stockham_prefetch_items(PassParams const& pass, int log_l) noexcept {
   static int const items = env_int("FFTCORE_TC_PREFETCH", -1);
-  bool const contiguous = pass.linear_blocks != 0 &&
-                          (pass.in_stride[0] == (std::int64_t{1} << log_l) ||
-                           (pass.real_in != 0 &&
-                            pass.in_stride[0] == (std::int64_t{1} << log_l) + 1)) &&
-                          pass.in_elem_stride == 1 && pass.in_fp32 == 0;
-  return !contiguous ? 0 : items >= 0 ? items : stockham::default_prefetch_items(log_l);
+  if (!stockham::prefetch_contiguous(pass)) return 0;
+  return items >= 0 ? items : stockham::default_prefetch_items(log_l);
 }
 
 template <int kLogL>
