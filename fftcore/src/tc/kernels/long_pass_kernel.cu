@@ -334,9 +334,9 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     if constexpr (kSplit) cluster_arrive();  // both blocks have read all of the sequence
     // Here, where stage 1's words are spent (at the loop's top it cost registers).
     if (ahead > 0 && j == 0 && item + ahead * step < p.blocks) {
-      prefetch_l2(static_cast<std::uint32_t const*>(src) +
-                      block_origin(p, item + ahead * step).in_base,
-                  kInputBytes);
+      prefetch_l2(
+          static_cast<std::uint32_t const*>(src) + block_origin(p, item + ahead * step).in_base,
+          kInputBytes);
     }
     stage2(words, table, j);
     __syncthreads();
@@ -477,9 +477,12 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     // item has one).
     if (p.prefetch_items > 0 && j == 0 && item + p.prefetch_items * gridDim.x < p.blocks) {
       std::int64_t const ahead = item + p.prefetch_items * gridDim.x;
-      auto const* const row_a = static_cast<std::uint32_t const*>(src) + block_origin(p, ahead).in_base;
+      auto const* const row_a =
+          static_cast<std::uint32_t const*>(src) + block_origin(p, ahead).in_base;
       prefetch_l2(row_a, kTwinRowBytes);
-      if (p.twin_odd == 0 || ahead + 1 != p.blocks) prefetch_l2(row_a + lp::kTwinInRow, kTwinRowBytes);
+      if (p.twin_odd == 0 || ahead + 1 != p.blocks) {
+        prefetch_l2(row_a + lp::kTwinInRow, kTwinRowBytes);
+      }
     }
     stage2(words, table, j);
     __syncthreads();
