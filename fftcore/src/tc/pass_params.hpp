@@ -136,9 +136,10 @@ struct PassParams {
   std::int64_t block_out_step = 0;
   std::int32_t threads = 32;
   std::int32_t smem_bytes = 0;
-  /// Set by the launcher of a kernel that takes it (the Stockham pass): how many work items
-  /// ahead of the one it computes a block prefetches its input into L2 (0: none). Only where
-  /// each item's input is one contiguous, 16-byte aligned range (kernels/l2_prefetch.cuh).
+  /// Set by the launchers of the kernels that take it (the long pass and its twin, the
+  /// Stockham pass): how many work items ahead of the one it computes a block prefetches the
+  /// item's input into L2 (0: none; kernels/l2_prefetch.cuh). Only where each item's input is
+  /// one contiguous range.
   std::int32_t prefetch_items = 0;
   // ExecuteHooks, set per execute on copies of the first pass (load) and the last pass (store):
   // float2 factors indexed by the element's offset in the source / destination buffer & mask

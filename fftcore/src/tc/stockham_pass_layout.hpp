@@ -243,10 +243,11 @@ FFTCORE_HD inline bool prefetch_contiguous(PassParams const& p) {
   return p.linear_blocks != 0 && p.in_elem_stride == 1 && p.in_fp32 == 0 &&
          (p.in_stride[0] == l || (p.real_in != 0 && p.in_stride[0] == l + 1));
 }
-/// The input words of `count` sequences from sequence `first` of tile b under
-/// prefetch_contiguous (a round's: first = round x its sequences): their rows, from word `first`
-/// of the source, `count` of them (a tile's words fit 32 bits, block_in_step: only the tile's
-/// origin takes 64; in 64 throughout, the hooked kernels at L = 16384 spilled 24-44 bytes).
+/// The input of `count` sequences from sequence `first` of tile b under prefetch_contiguous (a
+/// round's: first = round x its sequences): their rows, WordRange::first the offset of their
+/// first word in the source, WordRange::count their words (a tile's words fit 32 bits,
+/// block_in_step: only the tile's origin takes 64; in 64 throughout, the hooked kernels at
+/// L = 16384 spilled 24-44 bytes).
 struct WordRange {
   std::int64_t first;
   std::uint32_t count;

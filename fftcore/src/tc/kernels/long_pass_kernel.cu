@@ -389,6 +389,9 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   }
 }
 
+/// The bytes of one of the twin's input rows: N = 2^15 FP16 reals.
+constexpr std::uint32_t kTwinRowBytes = 2u << lp::kLogLength;
+
 /// The twin R2C (PassParams::real_twin; long_pass_layout.hpp has the maps): rows a = 2 d1 and
 /// b = 2 d1 + 1 of N = 2^15 FP16 reals as the sequence x_a + i x_b, and from its DFT Z both rows'
 /// half spectra X_a[k], X_b[k], k <= N / 2. Item by item as the complex kernel, forward only.
@@ -402,9 +405,6 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
 /// shared memory for stage 1 to read as the complex pass's butterflies j and j + 512 (64 more
 /// shared accesses per thread and a barrier), 0.647; round 0's outputs in a scratch area by
 /// 16-byte accesses instead of back in its own slots, 0.588-0.593.
-/// The bytes of one of the twin's input rows: N = 2^15 FP16 reals.
-constexpr std::uint32_t kTwinRowBytes = 2u << lp::kLogLength;
-
 __global__ void __launch_bounds__(lp::kThreads, 1)
     long_twin_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)

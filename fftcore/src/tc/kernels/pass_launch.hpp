@@ -32,8 +32,9 @@ inline int env_mode(char const* name) noexcept {
   return std::strcmp(v, "0") == 0 ? 0 : std::strcmp(v, "3") == 0 ? 3 : 1;
 }
 
-/// A small non-negative integer setting (FFTCORE_TC_PREFETCH): the variable's value where it is
-/// a number from 0 to 8, else `fallback`. Callers cache it like env_switch_on's.
+/// A small non-negative integer setting (FFTCORE_TC_PREFETCH, FFTCORE_TC_LONG_PREFETCH): the
+/// variable's value where it is a number from 0 to 8, else `fallback`. Callers cache it like
+/// env_switch_on's.
 inline int env_int(char const* name, int fallback) noexcept {
   char const* v = std::getenv(name);
   if (v == nullptr || v[0] < '0' || v[0] > '8' || v[1] != '\0') return fallback;
