@@ -567,8 +567,14 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
 #pragma unroll
       for (int i = 0; i < kE; ++i) a[i] = buf2[stockham::read_slot(j, i, kLogL) * kScale];
     }
+    // W_L^j opaque per item in the row pairs: its powers are the same for every item, and the
+    // compiler kept some of them through the item loop (hoisted), where they spilled 4-44 bytes
+    // (SASS); opaque, none, and the R2C of 1024x1024 0.852 -> 0.836 ms (H100, same call). Not in
+    // the 1-D R2C: it spilled less there too, but ran 0.453 -> 0.469 ms at 2^14 reals.
+    float2 w3 = w3j;
+    if constexpr (kRows || kRowsIn) asm("" : "+f"(w3.x), "+f"(w3.y));
     if constexpr (kPaired) {
-      paired_r2c_stage<kLogL>(buf2, w3j, split_base(), j, ok, seq);
+      paired_r2c_stage<kLogL>(buf2, w3, split_base(), j, ok, seq);
     } else if constexpr (kWarpPaired) {
       warp_paired_r2c_stage<kLogL>(buf2, coarse, j, ok, seq - j);
     } else {
@@ -582,7 +588,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
           int const r = stockham::input_register(u, m, kLogR3, kLogL);
           b[m] = kStreamLast ? buf2[stockham::read_slot(j, r, kLogL) * kScale] : a[r];
         }
-        twiddle_inputs<kR3, 1>(b, 0, times_w32(w3j, u << (5 - kLogE)));
+        twiddle_inputs<kR3, 1>(b, 0, times_w32(w3, u << (5 - kLogE)));
         dft_pow2<kLogR3>(b);
         if constexpr (kRowsIn) {
           // a[n] = conj of output n = v + k Ns; the lane pair (n, n ^ 1) swaps them and writes
