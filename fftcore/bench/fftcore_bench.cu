@@ -125,7 +125,8 @@ void print_real_table(std::string const& only, int repeats, std::size_t total, B
 /// over the 1 GiB buffer (together larger than the L2 cache) and writes another output.
 void print_small_table(std::string const& only, std::size_t total, Buffer const& in,
                        Buffer const& out, Buffer const& ws) {
-  std::printf("\n| small batch | batch | TC passes | TC us | cuFFT16 us | TC speedup vs cuFFT16 |\n");
+  std::printf(
+      "\n| small batch | batch | TC passes | TC us | cuFFT16 us | TC speedup vs cuFFT16 |\n");
   std::printf("|---|---|---|---|---|---|\n");
   struct Small {
     Case c;
@@ -142,7 +143,8 @@ void print_small_table(std::string const& only, std::size_t total, Buffer const&
                           Small{{1, 1LL << 15}, 2048, true}}) {
     if (!selected(only, case_name(sc.c))) continue;
     std::size_t const elements = static_cast<std::size_t>(sc.c.rows * sc.c.cols * sc.batch);
-    std::size_t const slices = std::max<std::size_t>(1, std::min<std::size_t>(64, total / elements));
+    std::size_t const slices =
+        std::max<std::size_t>(1, std::min<std::size_t>(64, total / elements));
     std::size_t const slice_bytes = (total / slices) * 4;
     auto at = [&](Buffer const& b, std::size_t i) {
       return static_cast<void*>(static_cast<char*>(b.get()) + (i % slices) * slice_bytes);

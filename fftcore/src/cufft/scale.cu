@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The scaling kernels of the cuFFT backend: a grid-stride loop, one (complex or real) element per thread
-// and iteration, arithmetic in FP32 whatever the storage precision.
+// The scaling kernels of the cuFFT backend: a grid-stride loop, one (complex or real) element per
+// thread and iteration, arithmetic in FP32 whatever the storage precision.
 #include "cufft/scale.hpp"
 
 #include <cuda_fp16.h>

@@ -353,16 +353,20 @@ void launch_sink(SinkArgs const& args, cudaStream_t stream) {
   if (args.op == ElementOp::kNone && args.context == 0 && args.bins == pitch) {
     switch (args.out) {
       case OutDtype::kFloat32:
-        sink_plain_kernel<OutDtype::kFloat32><<<grid_for(total), kThreads, 0, stream>>>(args, total);
+        sink_plain_kernel<OutDtype::kFloat32>
+            <<<grid_for(total), kThreads, 0, stream>>>(args, total);
         break;
       case OutDtype::kFloat64:
-        sink_plain_kernel<OutDtype::kFloat64><<<grid_for(total), kThreads, 0, stream>>>(args, total);
+        sink_plain_kernel<OutDtype::kFloat64>
+            <<<grid_for(total), kThreads, 0, stream>>>(args, total);
         break;
       case OutDtype::kComplex64:
-        sink_plain_kernel<OutDtype::kComplex64><<<grid_for(total), kThreads, 0, stream>>>(args, total);
+        sink_plain_kernel<OutDtype::kComplex64>
+            <<<grid_for(total), kThreads, 0, stream>>>(args, total);
         break;
       case OutDtype::kComplex128:
-        sink_plain_kernel<OutDtype::kComplex128><<<grid_for(total), kThreads, 0, stream>>>(args, total);
+        sink_plain_kernel<OutDtype::kComplex128>
+            <<<grid_for(total), kThreads, 0, stream>>>(args, total);
         break;
     }
   } else {

@@ -200,7 +200,8 @@ __device__ inline void merge_small(float2* smem, float2 const* coarse, bool inve
     // W^(m k) as running powers of one table value W^k (at most 7 FP32 products deep:
     // relative error below 2^-21, far under the FP16 rounding of the results).
     float2 w1 = make_float2(1.f, 0.f);
-    if constexpr (log_ns > 0) w1 = coarse_twiddle(coarse, merge_twiddle_index(j, 1, kLogR, log_ns), inverse);
+    if constexpr (log_ns > 0)
+      w1 = coarse_twiddle(coarse, merge_twiddle_index(j, 1, kLogR, log_ns), inverse);
     float2 wm = w1;
 #pragma unroll
     for (int m = 0; m < kR; ++m) {

@@ -64,7 +64,8 @@ __global__ void __launch_bounds__(kMaxThreads)
     int const t = (r << column::kLogColumns) + lane;
     bool const ok = t < valid_t;
     std::uint32_t raw[kR1];
-    std::uint32_t const* const col = in + (static_cast<std::uint32_t>(t) + static_cast<std::uint32_t>(w) * in_e);
+    std::uint32_t const* const col =
+        in + (static_cast<std::uint32_t>(t) + static_cast<std::uint32_t>(w) * in_e);
     std::uint32_t const step = in_e << kLogP;
 #pragma unroll
     for (int n1 = 0; n1 < kR1; ++n1) raw[n1] = ok ? col[static_cast<std::uint32_t>(n1) * step] : 0u;
@@ -107,14 +108,16 @@ __global__ void __launch_bounds__(kMaxThreads)
     dft_pow2<column::kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) x[P n1 + w]
 #pragma unroll
     for (int k1 = 0; k1 < kR1; ++k1) {
-      xs[column::exchange_slot(k1, w, lane, kLogL)] = cmul(a[bit_reverse<column::kLogR1>(k1)], f1[k1]);
+      xs[column::exchange_slot(k1, w, lane, kLogL)] =
+          cmul(a[bit_reverse<column::kLogR1>(k1)], f1[k1]);
     }
     __syncthreads();
     float2 b[kC][kP];
 #pragma unroll
     for (int e = 0; e < kC; ++e) {
 #pragma unroll
-      for (int q = 0; q < kP; ++q) b[e][q] = xs[column::exchange_slot(k1_first + e, q, lane, kLogL)];
+      for (int q = 0; q < kP; ++q)
+        b[e][q] = xs[column::exchange_slot(k1_first + e, q, lane, kLogL)];
     }
     __syncthreads();  // the next round's step 1 overwrites the exchange
     if (!ok) continue;
@@ -181,15 +184,18 @@ cudaError_t launch_twiddled(PassParams const& pass, void const* src, void* dst,
     // The C2R split: the first pass of a C2R row FFT (inverse, twiddled) only.
     if constexpr (kTwiddled) {
       if (inverse) {
-        return launch_chained(column_pass_kernel<kLogL, true, true, true>, grid, block, smem, stream, pass, src, dst, coarse, fine);
+        return launch_chained(column_pass_kernel<kLogL, true, true, true>, grid, block, smem,
+                              stream, pass, src, dst, coarse, fine);
       }
     }
     return cudaErrorInvalidValue;
   }
   if (inverse) {
-    return launch_chained(column_pass_kernel<kLogL, kTwiddled, true, false>, grid, block, smem, stream, pass, src, dst, coarse, fine);
+    return launch_chained(column_pass_kernel<kLogL, kTwiddled, true, false>, grid, block, smem,
+                          stream, pass, src, dst, coarse, fine);
   }
-  return launch_chained(column_pass_kernel<kLogL, kTwiddled, false, false>, grid, block, smem, stream, pass, src, dst, coarse, fine);
+  return launch_chained(column_pass_kernel<kLogL, kTwiddled, false, false>, grid, block, smem,
+                        stream, pass, src, dst, coarse, fine);
 }
 
 template <int kLogL>

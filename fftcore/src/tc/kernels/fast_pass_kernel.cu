@@ -744,7 +744,10 @@ cudaError_t launch_fast(PassParams const& pass, void const* src, void* dst, floa
                                         pass.blocks, grid);
     if (e != cudaSuccess) return e;
   }
-  return launch_chained(kernel, dim3(grid), dim3(static_cast<unsigned>(pass.threads)), smem, stream, pass, src, dst, coarse, fine, inverse ? 1 : 0, fast::vector_loads(pass) && (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0 ? 1 : 0);
+  return launch_chained(
+      kernel, dim3(grid), dim3(static_cast<unsigned>(pass.threads)), smem, stream, pass, src, dst,
+      coarse, fine, inverse ? 1 : 0,
+      fast::vector_loads(pass) && (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0 ? 1 : 0);
 }
 
 /// L = 8192, 16384 (split step C): one sequence per tile, 512 threads (L = 8192) or 1024
@@ -775,7 +778,8 @@ constexpr bool kHasReal =
 /// (fast::real_columns_eligible).
 template <int kLogQ, int kLogT, int kMaxThreads>
 constexpr bool kHasRealColumns = kLogQ <= 2 && kMaxThreads <= 512 &&
-                                 (kLogT == -1 || kLogT == kLogT12<kLogQ> || kLogT == kLogT13<kLogQ>);
+                                 (kLogT == -1 || kLogT == kLogT12<kLogQ> ||
+                                  kLogT == kLogT13<kLogQ>);
 
 /// Instantiations with the R2C split over sequence pairs (PassParams::real_pairs): the tile of
 /// fast::pairs_log_tile at L = 512 and 1024.

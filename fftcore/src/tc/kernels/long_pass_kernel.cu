@@ -129,11 +129,11 @@ enum LongMode : int { kModeComplex = 0, kModeSplit = 1, kModeC2r = 2, kModeR2c =
 /// Stage 3 over mirror pairs, the twin R2C's (long_pass_layout.hpp: twin_partner,
 /// twin_mirror_source; long_twin_kernel keeps its own copy, faster), for the R2C of 2^16
 /// reals: round 0 takes butterfly qa = j and puts its outputs back in its own slots (natural
-/// order); round 1 takes its mirror qb = lp::twin_partner(j) in registers, whose outputs are the Z[M - k] of qa's (thread 0:
-/// butterflies 0 and 512, each its own mirror). Step i < 16 calls put(b, q, i, z, zm) with
-/// z = Z[k], zm = Z[M - k] for k = q + 1024 i, output i of butterfly q (b = 1: qb, then b = 0:
-/// qa), then late(i): each step frees four of round 1's registers. Thread 0 last puts its own
-/// mirror k = M / 2 (b = 0, q = 0, i = 16).
+/// order); round 1 takes its mirror qb = lp::twin_partner(j) in registers, whose outputs are the
+/// Z[M - k] of qa's (thread 0: butterflies 0 and 512, each its own mirror). Step i < 16 calls
+/// put(b, q, i, z, zm) with z = Z[k], zm = Z[M - k] for k = q + 1024 i, output i of butterfly q (b
+/// = 1: qb, then b = 0: qa), then late(i): each step frees four of round 1's registers. Thread 0
+/// last puts its own mirror k = M / 2 (b = 0, q = 0, i = 16).
 template <typename Put, typename Late>
 __device__ __forceinline__ void mirror_stage3(std::uint32_t* words, int j, Put&& put,
                                               Late&& late) {
@@ -557,8 +557,9 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst,
                            float2 const* coarse, cudaStream_t stream) noexcept {
   auto const kernel = long_pass_kernel<kInverse, kHooked, kMode>;
   unsigned grid = 0;
-  cudaError_t const e = resident_grid(kernel, lp::kThreads, kSmemBytes,
-                                      resident_cache<kInverse, kHooked, kMode>(), pass.blocks, grid);
+  cudaError_t const e =
+      resident_grid(kernel, lp::kThreads, kSmemBytes, resident_cache<kInverse, kHooked, kMode>(),
+                    pass.blocks, grid);
   if (e != cudaSuccess) return e;
   return launch_chained(kernel, grid, lp::kThreads, kSmemBytes, stream, pass, src, dst, coarse);
 }
@@ -609,7 +610,8 @@ cudaError_t launch_twin(PassParams const& pass, void const* src, void* dst, floa
   cudaError_t const e =
       resident_grid(long_twin_kernel, lp::kThreads, kSmemBytes, cache, pass.blocks, grid);
   if (e != cudaSuccess) return e;
-  return launch_chained(long_twin_kernel, grid, lp::kThreads, kSmemBytes, stream, pass, src, dst, coarse);
+  return launch_chained(long_twin_kernel, grid, lp::kThreads, kSmemBytes, stream, pass, src, dst,
+                        coarse);
 }
 
 }  // namespace
@@ -632,7 +634,8 @@ cudaError_t prepare_long_pass_kernels() noexcept {
   float2 twist[lp::kRadix];
   for (int m = 0; m < lp::kRadix; ++m) {
     double const angle = -2.0 * 3.14159265358979323846 * m / (2 * lp::kRadix);
-    twist[m] = make_float2(static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle)));
+    twist[m] =
+        make_float2(static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle)));
   }
   if (e == cudaSuccess) e = cudaMemcpyToSymbol(c_split_twist, twist, sizeof(twist));
   return e;
@@ -656,8 +659,9 @@ cudaError_t launch_long_pass(PassParams const& given, void const* src, void* dst
                : launch_variant<false, false, kModeR2c>(pass, src, dst, coarse, stream);
   }
   if (pass.real_in != 0) {  // the C2R of 2^16 reals: inverse, no hooks
-    return !inverse || hooked ? cudaErrorInvalidValue
-                              : launch_variant<true, false, kModeC2r>(pass, src, dst, coarse, stream);
+    return !inverse || hooked
+               ? cudaErrorInvalidValue
+               : launch_variant<true, false, kModeC2r>(pass, src, dst, coarse, stream);
   }
   if (lp::split(pass)) {
     if (hooked) {

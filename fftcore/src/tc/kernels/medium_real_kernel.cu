@@ -79,7 +79,8 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
   __shared__ float2 tw_table[16 * kP];
   for (int i = static_cast<int>(threadIdx.x); i < 16 * kP; i += 32 * mr::kWarps) {
     // W_M^e = exp(-i pi 2e / M): the split's sincospif of an exact argument.
-    tw_table[i] = split_twiddle(static_cast<std::uint32_t>(2 * (i & (kP - 1)) * (i >> kLogP)), kLogM);
+    tw_table[i] =
+        split_twiddle(static_cast<std::uint32_t>(2 * (i & (kP - 1)) * (i >> kLogP)), kLogM);
   }
   __syncthreads();
   float2 const* const tw = tw_table + p;  // tw[k1 << kLogP] = W_M^(p k1)

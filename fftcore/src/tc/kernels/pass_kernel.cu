@@ -313,9 +313,11 @@ cudaError_t enqueue(PassParams const& pass, void const* src, void* dst, float2 c
   dim3 const block(static_cast<unsigned>(pass.threads));
   auto const smem = static_cast<std::size_t>(pass.smem_bytes);
   if (pass.load_factors != nullptr || pass.store_factors != nullptr) {
-    return launch_chained(pass_kernel<kMaxThreads, kLogL, true>, grid, block, smem, stream, pass, src, dst, coarse, fine, inverse);
+    return launch_chained(pass_kernel<kMaxThreads, kLogL, true>, grid, block, smem, stream, pass,
+                          src, dst, coarse, fine, inverse);
   }
-  return launch_chained(pass_kernel<kMaxThreads, kLogL, false>, grid, block, smem, stream, pass, src, dst, coarse, fine, inverse);
+  return launch_chained(pass_kernel<kMaxThreads, kLogL, false>, grid, block, smem, stream, pass,
+                        src, dst, coarse, fine, inverse);
 }
 
 template <int kLogL>
