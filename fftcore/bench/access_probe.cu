@@ -10,14 +10,8 @@
 
 #include <cstdint>
 #include <cstdio>
-#define CK(x)                                             \
-  do {                                                    \
-    cudaError_t e = (x);                                  \
-    if (e != cudaSuccess) {                               \
-      std::printf("%s: %s\n", #x, cudaGetErrorString(e)); \
-      return 1;                                           \
-    }                                                     \
-  } while (0)
+
+#include "probe_check.hpp"
 
 /// The FP16 sign bits of every word flipped (the probe's stand-in for arithmetic).
 __device__ __forceinline__ uint32_t flipped(uint32_t v) { return v ^ 0x80008000u; }

@@ -26,16 +26,12 @@
 #include <cstdio>
 #include <vector>
 
-#define CK(x)                                             \
-  do {                                                    \
-    cudaError_t e = (x);                                  \
-    if (e != cudaSuccess) {                               \
-      std::printf("%s: %s\n", #x, cudaGetErrorString(e)); \
-      return 1;                                           \
-    }                                                     \
-  } while (0)
+#include "probe_check.hpp"
+#include "tc/kernels/cluster.cuh"
 
 namespace {
+
+using namespace fftcore::detail::tc;  // the cluster helpers
 
 constexpr int kLogBlockWords = 15;  ///< words per block: one long-pass sequence
 constexpr int kBlockWords = 1 << kLogBlockWords;
@@ -44,44 +40,9 @@ constexpr int kBlockVectors = kBlockWords / 4;               ///< 16-byte vector
 constexpr int kLoadsPerThread = kBlockVectors / kThreads;    ///< 16
 constexpr std::int64_t kTotalWords = std::int64_t{1} << 28;  ///< per call, 1 GiB
 
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(v));
-  return v;
-}
-__device__ __forceinline__ unsigned cluster_id() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%clusterid.x;" : "=r"(v));
-  return v;
-}
-__device__ __forceinline__ unsigned cluster_count() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%nclusterid.x;" : "=r"(v));
-  return v;
-}
 __device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;"
-               ::
-                   : "memory");
-}
-/// The shared::cluster address of `local` (a shared::cta address) in block `rank`.
-__device__ __forceinline__ std::uint32_t remote(std::uint32_t local, unsigned rank) {
-  std::uint32_t v = 0;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(v) : "r"(local), "r"(rank));
-  return v;
-}
-__device__ __forceinline__ uint4 load_cluster(std::uint32_t at) {
-  uint4 v;
-  asm volatile("ld.shared::cluster.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "r"(at)
-               : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_cluster(std::uint32_t at, uint4 v) {
-  asm volatile("st.shared::cluster.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(at), "r"(v.x), "r"(v.y),
-               "r"(v.z), "r"(v.w)
-               : "memory");
+  cluster_arrive();
+  cluster_wait();
 }
 
 /// Step 2's mix for block r of C words a[m]: sum of (r + 1)^m a[m] mod 2^32 (a stand-in for the
@@ -101,7 +62,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ uint4 words[];  // kBlockVectors
   auto const base = static_cast<std::uint32_t>(__cvta_generic_to_shared(words));
   unsigned const r = kC > 1 ? cluster_rank() : 0;
-  std::int64_t const first = kC > 1 ? cluster_id() : blockIdx.x;
+  std::int64_t const first = kC > 1 ? cluster_index() : blockIdx.x;
   std::int64_t const step = kC > 1 ? cluster_count() : gridDim.x;
   int const t = static_cast<int>(threadIdx.x);
   constexpr std::int64_t kSeqVectors = std::int64_t{kC} * kBlockVectors;
@@ -123,7 +84,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         std::uint32_t const at = base + static_cast<std::uint32_t>(p) * 16u;
         uint4 a[kC];
 #pragma unroll
-        for (int m = 0; m < kC; ++m) a[m] = load_cluster(remote(at, m));
+        for (int m = 0; m < kC; ++m) a[m] = load_cluster(cluster_address(at, m));
 #pragma unroll
         for (int q = 0; q < kC; ++q) {
           std::uint32_t x[kC], y[kC], z[kC], w[kC];
@@ -134,7 +95,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             z[m] = a[m].z;
             w[m] = a[m].w;
           }
-          store_cluster(remote(at, q),
+          store_cluster(cluster_address(at, q),
                         make_uint4(mix(x, kC, q), mix(y, kC, q), mix(z, kC, q), mix(w, kC, q)));
         }
       }
@@ -151,7 +112,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       std::uint32_t o[4][kC];
 #pragma unroll
       for (int q = 0; q < kC; ++q) {
-        uint4 const a = kC > 1 ? load_cluster(remote(at, q)) : words[p];
+        uint4 const a = kC > 1 ? load_cluster(cluster_address(at, q)) : words[p];
         o[0][q] = a.x;
         o[1][q] = a.y;
         o[2][q] = a.z;
@@ -173,6 +134,27 @@ __global__ void __launch_bounds__(kThreads, 1)
     if constexpr (kC == 1) __syncthreads();
   }
   if constexpr (kC > 1) cluster_sync();  // no block leaves while others may read its words
+}
+
+/// The best of five timed calls of `call` (returning a cudaError_t) after two warm-ups, in ms.
+template <class Call>
+int best_ms(Call const& call, float& best) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  best = 1e30f;
+  for (int i = 0; i < 7; ++i) {
+    CK(cudaEventRecord(a));
+    CK(call());
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0.f;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (i >= 2 && ms < best) best = ms;
+  }
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  return 0;
 }
 
 /// The host's output word i of sequence s (see the header), for the check.
@@ -212,21 +194,11 @@ int run(uint4 const* in, uint4* out, std::vector<std::uint32_t> const& host_in, 
   }
   std::int64_t const grid_clusters = clusters < sequences ? clusters : sequences;
   config.gridDim = dim3(static_cast<unsigned>(grid_clusters * kC));
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  float best = 1e30f;
-  for (int i = 0; i < 7; ++i) {
-    CK(cudaEventRecord(a));
-    CK(cudaLaunchKernelEx(&config, cluster_pass<kC>, in, out, sequences));
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0.f;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 2 && ms < best) best = ms;
+  float best = 0.f;
+  if (best_ms([&] { return cudaLaunchKernelEx(&config, cluster_pass<kC>, in, out, sequences); },
+              best) != 0) {
+    return 1;
   }
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
   // The first and the last sequence against the host.
   std::int64_t const seq = std::int64_t{kC} * kBlockWords;
   std::vector<std::uint32_t> got(static_cast<std::size_t>(seq));
@@ -273,18 +245,10 @@ int main() {
   CK(cudaMalloc(&in, bytes));
   CK(cudaMalloc(&out, bytes));
   CK(cudaMemcpy(in, host.data(), bytes, cudaMemcpyHostToDevice));
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  float copy = 1e30f;
-  for (int i = 0; i < 7; ++i) {
-    CK(cudaEventRecord(a));
-    CK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice));
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0.f;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 2 && ms < copy) copy = ms;
+  float copy = 0.f;
+  if (best_ms([&] { return cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice); }, copy) !=
+      0) {
+    return 1;
   }
   std::printf("cluster_probe on %s: 2^28 words (1 GiB) in and out per call\n\n", prop.name);
   std::printf("cudaMemcpy D2D: %.3f ms\n\n", copy);

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "tc/kernels/chained_launch.cuh"
+#include "tc/kernels/cluster.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/l2_prefetch.cuh"
@@ -87,31 +88,6 @@ __device__ __forceinline__ void stage2(std::uint32_t* words, float2 const* table
 /// butterfly's output twiddles. Filled by prepare_long_pass_kernels; with m a constant after
 /// unrolling, each entry is an operand of the multiplication itself.
 __constant__ float2 c_split_twist[lp::kRadix];
-
-/// The block's rank in its cluster, the cluster's index and the clusters in the grid (x).
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(v));
-  return v;
-}
-__device__ __forceinline__ unsigned cluster_index() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%clusterid.x;" : "=r"(v));
-  return v;
-}
-__device__ __forceinline__ unsigned cluster_count() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%nclusterid.x;" : "=r"(v));
-  return v;
-}
-/// The split's barrier between the blocks of a cluster, in two halves: every thread of both
-/// blocks arrives once it has read its inputs, and waits before it writes.
-__device__ __forceinline__ void cluster_arrive() {
-  asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
-}
-__device__ __forceinline__ void cluster_wait() {
-  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
 
 __device__ __forceinline__ __half2 as_half2(std::uint32_t w) {
   return *reinterpret_cast<__half2 const*>(&w);
