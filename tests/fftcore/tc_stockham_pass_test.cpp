@@ -167,13 +167,10 @@ TEST(TcStockhamPass, HooksAndUnsafeLayoutsStayOnTheOtherKernels) {
   EXPECT_TRUE(sp::eligible(p)) << "scattering pass (src != dst)";
 }
 
-/// The column variant (stockham::columns_eligible): the column passes of 2-D shapes with 512 ..
-/// 2048 rows (any number of columns), nothing else of those plans, no 1-D
-/// pass, and not with a hook, a split, a pass twiddle or FP32 sides.
 /// Checks that the prefetch ranges of a contiguous pass's items (stockham::sequences_input, a
-/// round's sequences as the kernel asks for them) hold
-/// every row its item loads (L words; the C2R's L + 1) and tile the input words
-/// [0, blocks x block_in_step) without gaps or overlaps; returns the ranges counted.
+/// round's sequences as the kernel asks for them) hold every row its item loads (L words; the
+/// C2R's L + 1) and tile the input words [0, blocks x block_in_step) without gaps or overlaps;
+/// returns the ranges counted.
 std::int64_t check_prefetch_ranges(PassParams const& p) {
   EXPECT_TRUE(sp::prefetch_contiguous(p));
   int const log_l = p.log_length;
@@ -269,6 +266,9 @@ TEST(TcStockhamPass, PrefetchRangesCoverEachItemsRowsAndTileTheInput) {
   EXPECT_EQ(sp::default_prefetch_items(13), 0);
 }
 
+/// The column variant (stockham::columns_eligible): the column passes of 2-D shapes with 512 ..
+/// 2048 rows (any number of columns), nothing else of those plans, no 1-D
+/// pass, and not with a hook, a split, a pass twiddle or FP32 sides.
 TEST(TcStockhamPass, ColumnVariantTakesTheColumnPassesOf512To2048Rows) {
   std::vector<std::pair<std::int64_t, std::int64_t>> const shapes = {
       {512, 512},   {512, 256}, {1024, 1024}, {1024, 64}, {2048, 2048}, {2048, 128},

@@ -446,7 +446,8 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // item's input is one contiguous range: whole tiles of adjacent rows): thread 0 starts
   // the DRAM reads of item w + P while the block computes item w, so that the read stream does
   // not wait for registers to hold the loads (at E = 32 the next item's loads are issued only
-  // after stage 2).
+  // after stage 2). Only the plain, R2C and C2R variants take it; the others ignore
+  // prefetch_items at compile time, so that the code and its registers are not in them.
   int const ahead =
       kReal == kNoSplit || kReal == kSplitOut || kReal == kSplitIn ? p.prefetch_items : 0;
   auto const prefetch = [&](std::int64_t w) {
@@ -706,13 +707,13 @@ cudaError_t prepare_length() noexcept {
   return e;
 }
 
-/// PassParams::prefetch_items for a plain, R2C or C2R pass: FFTCORE_TC_PREFETCH items ahead
-/// (read once; else stockham::default_prefetch_items) where each item's input is one contiguous
-/// range (stockham::prefetch_contiguous), else 0.
-int stockham_prefetch_items(PassParams const& pass, int log_l) noexcept {
+/// PassParams::prefetch_items: FFTCORE_TC_PREFETCH items ahead (read once; else
+/// stockham::default_prefetch_items) where each item's input is one contiguous range
+/// (stockham::prefetch_contiguous), else 0. The kernel's variants without the prefetch ignore it.
+int stockham_prefetch_items(PassParams const& pass) noexcept {
   static int const items = env_int("FFTCORE_TC_PREFETCH", -1);
   if (!stockham::prefetch_contiguous(pass)) return 0;
-  return items >= 0 ? items : stockham::default_prefetch_items(log_l);
+  return items >= 0 ? items : stockham::default_prefetch_items(pass.log_length);
 }
 
 template <int kLogL>
@@ -734,9 +735,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                       : pass.real_in != 0      ? kSplitIn
                                                : kNoSplit;
   PassParams run = pass;
-  run.prefetch_items = variant == kNoSplit || variant == kSplitOut || variant == kSplitIn
-                           ? stockham_prefetch_items(pass, kLogL)
-                           : 0;
+  run.prefetch_items = stockham_prefetch_items(pass);
   auto const kernel = variant == kRowPairs    ? row_pairs_kernel<kLogL>()
                       : variant == kRowPairsIn ? row_pairs_in_kernel<kLogL>()
                       : variant == kSplitOut ? r2c_kernel<kLogL>()
