@@ -223,6 +223,15 @@ int main(int argc, char** argv) {
   }, repeats);
   double const copy_gbs = 2.0 * copy_bytes / (copy_ms * 1e6);
   std::printf("# fftcore_bench on %s (sm_%d%d)\n\n", prop.name, prop.major, prop.minor);
+  if (char const* fetch = std::getenv("FFTCORE_BENCH_L2_FETCH")) {
+    // The L2 fetch granularity hint (bytes, 0..128) for every transform of the run (A/B of the
+    // column passes' short runs; NOTES.md session 31).
+    check(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, std::strtoul(fetch, nullptr, 10)),
+          "L2 fetch granularity");
+    std::size_t set = 0;
+    check(cudaDeviceGetLimit(&set, cudaLimitMaxL2FetchGranularity), "L2 fetch granularity");
+    std::printf("FFTCORE_BENCH_L2_FETCH=%s (the limit reads back %zu)\n\n", fetch, set);
+  }
   if (char const* split = std::getenv("FFTCORE_TC_SPLIT")) {
     std::printf("FFTCORE_TC_SPLIT=%s (pass lengths of the axes whose log2 sums to it)\n\n", split);
   }

@@ -141,6 +141,9 @@ struct PassParams {
   /// item's input into L2 (0: none; kernels/l2_prefetch.cuh). Only where each item's input is
   /// one contiguous range.
   std::int32_t prefetch_items = 0;
+  /// Set by the tall pass's launcher: whether its column-form loads ask L2 to fetch the whole
+  /// 128-byte line around each 32-byte run (ld.global.L2::128B; NOTES.md session 31).
+  std::int32_t l2_fetch_hint = 0;
   // ExecuteHooks, set per execute on copies of the first pass (load) and the last pass (store):
   // float2 factors indexed by the element's offset in the source / destination buffer & mask
   // (transforms lie back to back, so that is the index within the transform). Null: none.

@@ -26,6 +26,13 @@ __device__ __forceinline__ unsigned cluster_count() {
   return v;
 }
 
+/// The blocks in the block's cluster (1 where the kernel was launched without clusters).
+__device__ __forceinline__ unsigned cluster_blocks() {
+  unsigned v = 0;
+  asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(v));
+  return v;
+}
+
 /// The cluster barrier in two halves: every thread of every block of the cluster arrives
 /// (release: its earlier writes, shared memory included, become visible) and later waits
 /// (acquire) for all the others' arrivals.

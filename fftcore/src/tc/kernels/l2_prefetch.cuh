@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Bulk prefetch of a contiguous range of global memory into L2 (sm_90's
-// cp.async.bulk.prefetch.L2): one instruction from one thread starts the DRAM reads of a whole
-// work item ahead of the loads that will take it, so that the read stream no longer waits on
-// the warps' registers to hold loads in flight. A hint only: L2 is the point of coherence for
-// global memory, so a prefetched line is never stale, and nothing waits for it.
+// L2 fetches beyond the loads themselves. The bulk prefetch of a contiguous range into L2
+// (sm_90's cp.async.bulk.prefetch.L2): one instruction from one thread starts the DRAM reads of
+// a whole work item ahead of the loads that will take it, so that the read stream no longer
+// waits on the warps' registers to hold loads in flight. A hint only: L2 is the point of
+// coherence for global memory, so a prefetched line is never stale, and nothing waits for it.
+// And a load whose L2 miss fetches the whole 128-byte line (load_fetching_line).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,20 @@ __device__ __forceinline__ void prefetch_l2(void const* ptr, std::uint32_t bytes
 #else
   (void)ptr;
   (void)bytes;
+#endif
+}
+
+/// A 4-byte global load that asks L2 to fetch the whole 128-byte line around it from DRAM
+/// (the prefetch-size hint .L2::128B): the neighbouring runs of a column pass's 32-byte runs,
+/// read by the neighbouring blocks at about the same time, then hit L2. A plain load below
+/// sm_90.
+__device__ __forceinline__ std::uint32_t load_fetching_line(std::uint32_t const* ptr) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  std::uint32_t v;
+  asm volatile("ld.global.L2::128B.u32 %0, [%1];" : "=r"(v) : "l"(ptr));
+  return v;
+#else
+  return *ptr;
 #endif
 }
 

@@ -7,13 +7,16 @@
 // of the two-pass real transforms (tall_real_layout.hpp).
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <type_traits>
 
 #include "tc/kernels/chained_launch.cuh"
+#include "tc/kernels/cluster.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
+#include "tc/kernels/l2_prefetch.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/kernels/tall_pass_stages.cuh"
 #include "tc/plan_logic.hpp"
@@ -64,6 +67,10 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   constexpr bool kC2rA = kReal == tall_real::kC2rColumnsPass;
   constexpr bool kC2rB = kReal == tall_real::kC2rRowsPass;
   constexpr bool kR2c = kReal == tall_real::kColumnsPass || kReal == tall_real::kRowsPass;
+  // The plain and twiddled complex column forms: loads with the 128-byte L2 fetch where
+  // p.l2_fetch_hint says, and clusters in step where launched so (below). Not the others:
+  // with the cluster's bookkeeping the hooked, C2R and rows-form kernels spilled 8-140 bytes.
+  constexpr bool kInStep = kReal == 0 && !kHooked && !kRows;
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
@@ -167,6 +174,12 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
         at = opaque(at + m_step);
         mirrored = opaque(mirrored - m_step);
       }
+    } else if (kInStep && p.l2_fetch_hint != 0) {
+#pragma unroll
+      for (int m = 0; m < kR; ++m) {
+        raw[m] = load_fetching_line(at);
+        at = opaque(at + m_step);
+      }
     } else {
 #pragma unroll
       for (int m = 0; m < kR; ++m) {
@@ -177,22 +190,36 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   };
 
   std::uint32_t raw[kAhead][kR * kPointWords];
-  std::int64_t item = blockIdx.x;
+  // Items in 32 bits where kInStep (at least 2^14 words each, so fewer than 2^31), which kept
+  // those kernels free of spills at 127-128 registers.
+  using Item = std::conditional_t<kInStep, int, std::int64_t>;
+  Item const items = static_cast<Item>(p.blocks);
+  Item item = static_cast<Item>(blockIdx.x);
   std::uint32_t in_at = 0, out_at = 0;
   std::uint32_t const* from = nullptr;
   std::uint32_t* to = nullptr;
-  if (item < p.blocks) {
+  if (item < items) {
     base_of(item, in_at, out_at, from, to);
 #pragma unroll
     for (int u = 0; u < kAhead; ++u) load_round(from, u, raw[u]);
   }
+  // Launched in clusters (launch_variant: the column form only): the blocks of a cluster take
+  // adjacent items (bands of C columns) and meet at a cluster barrier after stage 2, just before
+  // they load their next items, so that the 32-byte runs of neighbouring bands are read at
+  // about the same time (with the 128-byte L2 fetch, one DRAM read of the line serves them all).
+  // Every block of a cluster runs as many iterations as its first block; one past the items
+  // computes nothing but still meets the barriers.
+  bool const in_step = kInStep && cluster_blocks() > 1;
+  Item const rank = in_step ? static_cast<Item>(cluster_rank()) : 0;
 #pragma unroll 1
-  for (; item < p.blocks; item += gridDim.x) {
+  for (; item - rank < items; item += static_cast<Item>(gridDim.x)) {
+    bool const active = !kInStep || item < items;
     // Stage 1: butterfly b of column cu (column form: b = w0 + kStep u, cu = c; rows form:
     // b = b1, cu = c1 + (C / 4) u) reads x[b + (L / 16) m], writes W_L^(b k1) s3 DFT[k1] to
     // position b + (L / 16) k1; round u + kAhead's words are loaded as round u's are taken.
 #pragma unroll
     for (int u = 0; u < tp::kRounds; ++u) {
+      if (!active) break;
       int const b = kRows ? b1 : w0 + u * kStep;
       int const cu = kRows ? tp::rows_column(j, u, kLogL) : c;
       float2 a[kR];
@@ -248,6 +275,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     int const b0 = w0 & (kR3 - 1);
 #pragma unroll 1
     for (int u = 0; u < tp::kRounds; ++u) {
+      if (!active) break;
       int const w = w0 + u * kStep;
       float2 a[kR];
       tp::butterfly_dft<kLogL, 1, kLogR, kWords>(words, c, w, a);
@@ -257,16 +285,23 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
             pack_word(cmul(a[bit_reverse<kLogR>(k)], table[(k << kLogR3) + b0]));
       }
     }
-    __syncthreads();
+    if (in_step) {
+      cluster_arrive();
+      cluster_wait();
+    } else {
+      __syncthreads();
+    }
     // The next item's first rounds, in flight while this one's last stage runs.
     tp::LastStageTarget const current{to, out_at, tw_at};
-    std::int64_t const next_item = item + gridDim.x;
-    if (next_item < p.blocks) {
+    Item const next_item = item + static_cast<Item>(gridDim.x);
+    if (next_item < items) {
       base_of(next_item, in_at, out_at, from, to);
 #pragma unroll
       for (int u = 0; u < kAhead; ++u) load_round(from, u, raw[u]);
     }
-    if constexpr (kReal == tall_real::kColumnsPass) {
+    if (!active) {
+      // Past the items: nothing to write.
+    } else if constexpr (kReal == tall_real::kColumnsPass) {
       tp::last_stage_real_columns<kLogL>(words, c, w0, current.seq, current.seq_at,
                                          p.halves_log_n,
                                          static_cast<std::uint32_t>(p.out_elem_stride), s3,
@@ -282,6 +317,62 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   }
 }
 
+/// Clusters of blocks in step for the column form at 2^log_l points (FFTCORE_TC_TALL_CLUSTER:
+/// 1, 2, 4 or 8 for every such pass, A/B; else the default): two for the untwiddled 4096-point
+/// passes (8 columns an item, 32-byte runs: the 2-D column passes of 4096 rows), none for the
+/// rest. FFTCORE_TC_TALL_L2_HINT=0: the column form's loads without the 128-byte L2 fetch (on
+/// by default). Both read once. H100, ms per 2^28 elements, one call (NOTES.md, session 31),
+/// without either / the fetch alone / the fetch and clusters of 2 / of 4: 4096x4096
+/// 1.956-2.037 / 1.944 / 1.890-1.907 / 2.044-2.049, 2048x2048 1.904-1.933 / 1.913 /
+/// 1.907-1.919 / 1.995, 2^20 2.121-2.123 / 2.126 / 2.183-2.186 / 2.304-2.317, 2^22
+/// 2.179-2.184 / 2.129 / 2.163-2.166 / 2.262-2.293, 2^24 2.321-2.341 / 2.229 / 2.255-2.268 /
+/// 2.370-2.383.
+int tall_cluster_blocks(int log_l, bool twiddled) noexcept {
+  static int const n = env_int("FFTCORE_TC_TALL_CLUSTER", 0);
+  if (n == 1 || n == 2 || n == 4 || n == 8) return n;
+  return log_l == tall_pass::kMaxLogLength && !twiddled ? 2 : 1;
+}
+bool tall_l2_hint() noexcept {
+  static bool const on = env_switch_on("FFTCORE_TC_TALL_L2_HINT");
+  return on;
+}
+
+/// Launches `kernel` in clusters of `cluster` blocks, as many clusters as are resident at once
+/// (from the occupancy calculator, kept in `cache`), at most enough for pass.blocks.
+template <typename Kernel>
+cudaError_t launch_in_clusters(Kernel kernel, int cluster, std::size_t smem, int threads,
+                               std::atomic<int>& cache, PassParams const& pass, void const* src,
+                               void* dst, float2 const* coarse, float2 const* fine,
+                               cudaStream_t stream) noexcept {
+  cudaLaunchAttribute attributes[2] = {};
+  attributes[0].id = cudaLaunchAttributeClusterDimension;
+  attributes[0].val.clusterDim.x = static_cast<unsigned>(cluster);
+  attributes[0].val.clusterDim.y = 1;
+  attributes[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = attributes;
+  config.numAttrs = 1;
+  int clusters = cache.load(std::memory_order_relaxed);
+  if (clusters == 0) {
+    config.gridDim = dim3(static_cast<unsigned>(cluster));
+    cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+    if (e != cudaSuccess) return e;
+    if (clusters <= 0) return cudaErrorInvalidConfiguration;
+    cache.store(clusters, std::memory_order_relaxed);
+  }
+  std::int64_t const needed = (pass.blocks + cluster - 1) / cluster;
+  config.gridDim = dim3(static_cast<unsigned>(std::min<std::int64_t>(needed, clusters) * cluster));
+  if (chain_grid(config.gridDim.x)) {
+    attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[1].val.programmaticStreamSerializationAllowed = 1;
+    config.numAttrs = 2;
+  }
+  return cudaLaunchKernelEx(&config, kernel, pass, src, dst, coarse, fine);
+}
+
 template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false, bool kRows = false,
           int kReal = 0>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
@@ -289,11 +380,23 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, f
   static std::atomic<int> resident_cache{0};
   auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled, kRows, kReal>;
   constexpr std::size_t smem = tp::kSmemBytes<kLogL>;
+  // The column form's runs are 4 C bytes (32 at 4096 points): the L2 line fetch and the
+  // clusters in step are for them; the rows form reads whole rows.
+  // (The kernel takes both in its plain and twiddled complex column forms only.)
+  constexpr bool kInStep = kReal == 0 && !kHooked && !kRows;
+  PassParams run = pass;
+  run.l2_fetch_hint = kInStep && tall_l2_hint() ? 1 : 0;
+  int const cluster = kInStep ? tall_cluster_blocks(kLogL, kTwiddled) : 1;
+  if (cluster > 1) {
+    static std::atomic<int> cluster_cache{0};
+    return launch_in_clusters(kernel, cluster, smem, tp::threads(kLogL), cluster_cache, run, src,
+                              dst, coarse, fine, stream);
+  }
   unsigned grid = 0;
   cudaError_t const e =
-      resident_grid(kernel, tp::threads(kLogL), smem, resident_cache, pass.blocks, grid);
+      resident_grid(kernel, tp::threads(kLogL), smem, resident_cache, run.blocks, grid);
   if (e != cudaSuccess) return e;
-  return launch_chained(kernel, grid, tp::threads(kLogL), smem, stream, pass, src, dst, coarse,
+  return launch_chained(kernel, grid, tp::threads(kLogL), smem, stream, run, src, dst, coarse,
                         fine);
 }
 
