@@ -320,21 +320,25 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
 /// Clusters of blocks in step for the column form at 2^log_l points (FFTCORE_TC_TALL_CLUSTER:
 /// 1, 2, 4 or 8 for every such pass, A/B; else the default): two for the untwiddled 4096-point
 /// passes (8 columns an item, 32-byte runs: the 2-D column passes of 4096 rows), none for the
-/// rest. FFTCORE_TC_TALL_L2_HINT=0: the column form's loads without the 128-byte L2 fetch (on
-/// by default). Both read once. H100, ms per 2^28 elements, one call (NOTES.md, session 31),
-/// without either / the fetch alone / the fetch and clusters of 2 / of 4: 4096x4096
-/// 1.956-2.037 / 1.944 / 1.890-1.907 / 2.044-2.049, 2048x2048 1.904-1.933 / 1.913 /
-/// 1.907-1.919 / 1.995, 2^20 2.121-2.123 / 2.126 / 2.183-2.186 / 2.304-2.317, 2^22
-/// 2.179-2.184 / 2.129 / 2.163-2.166 / 2.262-2.293, 2^24 2.321-2.341 / 2.229 / 2.255-2.268 /
-/// 2.370-2.383.
+/// rest. H100, ms per 2^28 elements, one call (NOTES.md, session 31), without either / the
+/// 128-byte L2 fetch alone / the fetch and clusters of 2 / of 4: 4096x4096 1.956-2.037 / 1.944 /
+/// 1.890-1.907 / 2.044-2.049, 2048x2048 1.904-1.933 / 1.913 / 1.907-1.919 / 1.995, 2^20
+/// 2.121-2.123 / 2.126 / 2.183-2.186 / 2.304-2.317, 2^22 2.179-2.184 / 2.129 / 2.163-2.166 /
+/// 2.262-2.293, 2^24 2.321-2.341 / 2.229 / 2.255-2.268 / 2.370-2.383.
 int tall_cluster_blocks(int log_l, bool twiddled) noexcept {
   static int const n = env_int("FFTCORE_TC_TALL_CLUSTER", 0);
   if (n == 1 || n == 2 || n == 4 || n == 8) return n;
   return log_l == tall_pass::kMaxLogLength && !twiddled ? 2 : 1;
 }
-bool tall_l2_hint() noexcept {
-  static bool const on = env_switch_on("FFTCORE_TC_TALL_L2_HINT");
-  return on;
+
+/// Whether the column form's loads at 2^log_l points ask for the 128-byte L2 fetch
+/// (FFTCORE_TC_TALL_L2_HINT: 0 never, 3 at every length, A/B; by default at 4096 points, whose
+/// 32-byte runs are a quarter of a line). Next call, same machine, without / with it (clusters
+/// as by default): 4096x4096 1.988-2.000 / 1.892-1.903, 2048x2048 1.874-1.892 / 1.917 (64-byte
+/// runs: slower with it), 1024x1024 1.799-1.830 / 1.814-1.821, 2^20 2.131-2.136 / 2.134-2.137.
+bool tall_l2_hint(int log_l) noexcept {
+  static int const mode = env_mode("FFTCORE_TC_TALL_L2_HINT");
+  return mode == 3 || (mode == 1 && log_l == tall_pass::kMaxLogLength);
 }
 
 /// Launches `kernel` in clusters of `cluster` blocks, as many clusters as are resident at once
@@ -385,7 +389,7 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, f
   // (The kernel takes both in its plain and twiddled complex column forms only.)
   constexpr bool kInStep = kReal == 0 && !kHooked && !kRows;
   PassParams run = pass;
-  run.l2_fetch_hint = kInStep && tall_l2_hint() ? 1 : 0;
+  run.l2_fetch_hint = kInStep && tall_l2_hint(kLogL) ? 1 : 0;
   int const cluster = kInStep ? tall_cluster_blocks(kLogL, kTwiddled) : 1;
   if (cluster > 1) {
     static std::atomic<int> cluster_cache{0};
