@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "probe_check.hpp"
+#include "probe_support.hpp"
 
 /// The FP16 sign bits of every word flipped (the probe's stand-in for arithmetic).
 __device__ __forceinline__ uint32_t flipped(uint32_t v) { return v ^ 0x80008000u; }
@@ -53,25 +53,16 @@ bool ok(cudaError_t e, char const* what) {
   return e == cudaSuccess;
 }
 
-/// Best of five timed launches after two warm-ups, in ms; negative on a CUDA error.
+/// Best of five timed launches of `kernel` after two warm-ups (best_ms), in ms; negative on a
+/// CUDA error.
 template <class K, class PI, class PO>
 float time_kernel(K kernel, int grid, int block, size_t smem, PI in, PO out, long items) {
-  cudaEvent_t a = nullptr, b = nullptr;
-  if (!ok(cudaEventCreate(&a), "event") || !ok(cudaEventCreate(&b), "event")) return -1.f;
-  float best = 1e9f;
-  for (int rep = 0; rep < 7; ++rep) {
-    float ms = 0;
-    if (!ok(cudaEventRecord(a), "record")) return -1.f;
+  float best = 0.f;
+  auto const launch = [&] {
     kernel<<<grid, block, smem>>>(in, out, items);
-    if (!ok(cudaGetLastError(), "launch") || !ok(cudaEventRecord(b), "record") ||
-        !ok(cudaEventSynchronize(b), "sync") || !ok(cudaEventElapsedTime(&ms, a, b), "elapsed")) {
-      return -1.f;
-    }
-    if (rep >= 2 && ms < best) best = ms;
-  }
-  (void)cudaEventDestroy(a);
-  (void)cudaEventDestroy(b);
-  return best;
+    return cudaGetLastError();
+  };
+  return best_ms(launch, best) == 0 ? best : -1.f;
 }
 
 /// Whether every kernel wrote what it read with the FP16 sign bits flipped (spot checks).
@@ -95,20 +86,10 @@ int main() {
   CK(cudaMemset(in, 0x3c, n * 4));
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  float copy = 1e9f;
-  {
-    cudaEvent_t a = nullptr, b = nullptr;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int rep = 0; rep < 7; ++rep) {
-      float ms = 0;
-      CK(cudaEventRecord(a));
-      CK(cudaMemcpy(out, in, n * 4, cudaMemcpyDeviceToDevice));
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      CK(cudaEventElapsedTime(&ms, a, b));
-      if (rep >= 2 && ms < copy) copy = ms;
-    }
+  float copy = 0.f;
+  if (best_ms([&] { return cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice); }, copy) !=
+      0) {
+    return 1;
   }
   std::printf("cudaMemcpy D2D: %.3f ms (%.0f GB/s)\n", copy, 2.0 * n * 4 / copy / 1e6);
   constexpr int kT = 128, kE = 32;

@@ -26,7 +26,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "probe_check.hpp"
+#include "probe_support.hpp"
 #include "tc/kernels/cluster.cuh"
 
 namespace {
@@ -136,27 +136,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   if constexpr (kC > 1) cluster_sync();  // no block leaves while others may read its words
 }
 
-/// The best of five timed calls of `call` (returning a cudaError_t) after two warm-ups, in ms.
-template <class Call>
-int best_ms(Call const& call, float& best) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  best = 1e30f;
-  for (int i = 0; i < 7; ++i) {
-    CK(cudaEventRecord(a));
-    CK(call());
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0.f;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 2 && ms < best) best = ms;
-  }
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  return 0;
-}
-
 /// The host's output word i of sequence s (see the header), for the check.
 std::uint32_t expected(std::vector<std::uint32_t> const& in, int c, std::int64_t s,
                        std::int64_t i) {
@@ -175,18 +154,10 @@ int run(uint4 const* in, uint4* out, std::vector<std::uint32_t> const& host_in, 
   std::size_t const smem = kBlockVectors * sizeof(uint4);
   CK(cudaFuncSetAttribute(cluster_pass<kC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                           static_cast<int>(smem)));
-  cudaLaunchConfig_t config{};
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = kC;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = smem;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  cudaLaunchConfig_t config;
+  cudaLaunchAttribute attribute;
+  cluster_config(config, attribute, kC, kThreads, smem);
   int clusters = 0;
-  config.gridDim = dim3(kC);
   CK(cudaOccupancyMaxActiveClusters(&clusters, cluster_pass<kC>, &config));
   if (clusters < 1) {
     std::printf("| %d | - | no cluster of %d fits |\n", kC, kC);
@@ -204,8 +175,8 @@ int run(uint4 const* in, uint4* out, std::vector<std::uint32_t> const& host_in, 
   std::vector<std::uint32_t> got(static_cast<std::size_t>(seq));
   long bad = 0, nonzero = 0;
   for (std::int64_t s : {std::int64_t{0}, sequences - 1}) {
-    CK(cudaMemcpy(got.data(), reinterpret_cast<std::uint32_t const*>(out) + s * seq,
-                  got.size() * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(got.data(), reinterpret_cast<std::uint32_t const*>(out) + s * seq, got.size() * 4,
+                  cudaMemcpyDeviceToHost));
     for (std::int64_t i = 0; i < seq; ++i) {
       std::uint32_t const g = got[static_cast<std::size_t>(i)];
       bad += g != expected(host_in, kC, s, i) ? 1 : 0;
@@ -213,7 +184,10 @@ int run(uint4 const* in, uint4* out, std::vector<std::uint32_t> const& host_in, 
     }
   }
   std::printf("| %d (2^%d points) | %lld x %d | %.3f | %.0f%% | %s |\n", kC,
-              kLogBlockWords + (kC == 1 ? 0 : kC == 2 ? 1 : kC == 4 ? 2 : 3),
+              kLogBlockWords + (kC == 1   ? 0
+                                : kC == 2 ? 1
+                                : kC == 4 ? 2
+                                          : 3),
               static_cast<long long>(grid_clusters), kC, best, 100.0 * copy_ms / best,
               bad == 0 && nonzero > 0 ? "ok" : "WRONG");
   return bad == 0 && nonzero > 0 ? 0 : 1;

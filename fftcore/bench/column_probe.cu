@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "probe_check.hpp"
+#include "probe_support.hpp"
 #include "tc/kernels/cluster.cuh"
 
 namespace {
@@ -94,29 +94,6 @@ __global__ void __launch_bounds__(kThreads) copy_columns(uint32_t const* in, uin
   if (items < 0) pad[threadIdx.x] = 0;
 }
 
-/// Best of five timed launches after two warm-ups, in ms; negative on a CUDA error.
-template <class Launch>
-float time_launch(Launch launch) {
-  cudaEvent_t a = nullptr, b = nullptr;
-  if (cudaEventCreate(&a) != cudaSuccess || cudaEventCreate(&b) != cudaSuccess) return -1.f;
-  float best = 1e9f;
-  for (int rep = 0; rep < 7; ++rep) {
-    float ms = 0;
-    if (cudaEventRecord(a) != cudaSuccess) return -1.f;
-    cudaError_t const e = launch();
-    if (e != cudaSuccess || cudaEventRecord(b) != cudaSuccess ||
-        cudaEventSynchronize(b) != cudaSuccess || cudaEventElapsedTime(&ms, a, b) != cudaSuccess) {
-      std::printf("launch failed: %s\n",
-                  cudaGetErrorString(e != cudaSuccess ? e : cudaGetLastError()));
-      return -1.f;
-    }
-    if (rep >= 2 && ms < best) best = ms;
-  }
-  (void)cudaEventDestroy(a);
-  (void)cudaEventDestroy(b);
-  return best;
-}
-
 /// Whether out holds in with the FP16 sign bits flipped (in: word i = i * 2654435761), after a
 /// fresh launch into a zeroed output; 4096 words spread over the matrix.
 int check_output(uint32_t const* out) {
@@ -147,17 +124,9 @@ int run(uint32_t const* in, uint32_t* out, float copy, char const* note = "") {
   auto const kernel = copy_columns<kC, kAhead, kCluster>;
   size_t const smem = 130 * 1024;  // one block per SM, as the tall pass's 4096-point item
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  cudaLaunchConfig_t config{};
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = kCluster;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = smem;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  config.gridDim = dim3(kCluster);
+  cudaLaunchConfig_t config;
+  cudaLaunchAttribute attribute;
+  cluster_config(config, attribute, kCluster, kThreads, smem);
   int clusters = 0;
   CK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   int sms = 0;
@@ -168,8 +137,8 @@ int run(uint32_t const* in, uint32_t* out, float copy, char const* note = "") {
     return 1;
   }
   auto const launch = [&] { return cudaLaunchKernelEx(&config, kernel, in, out); };
-  float const t = time_launch(launch);
-  if (t < 0) return 1;
+  float t = 0.f;
+  if (best_ms(launch, t) != 0) return 1;
   CK(cudaMemset(out, 0, kTotal * 4));
   CK(launch());
   CK(cudaDeviceSynchronize());
@@ -195,18 +164,10 @@ int main() {
   CK(cudaGetLastError());
   cudaDeviceProp prop{};
   CK(cudaGetDeviceProperties(&prop, 0));
-  float copy = 1e9f;
-  cudaEvent_t a = nullptr, b = nullptr;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  for (int rep = 0; rep < 7; ++rep) {
-    float ms = 0;
-    CK(cudaEventRecord(a));
-    CK(cudaMemcpy(out, in, kTotal * 4, cudaMemcpyDeviceToDevice));
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (rep >= 2 && ms < copy) copy = ms;
+  float copy = 0.f;
+  if (best_ms([&] { return cudaMemcpyAsync(out, in, kTotal * 4, cudaMemcpyDeviceToDevice); },
+              copy) != 0) {
+    return 1;
   }
   std::printf("# column_probe on %s\n\ncudaMemcpy D2D of 1 GiB: %.3f ms (%.0f GB/s)\n\n", prop.name,
               copy, 2.0 * kTotal * 4 / copy / 1e6);
