@@ -342,12 +342,16 @@ bool tall_l2_hint(int log_l) noexcept {
 }
 
 /// Launches `kernel` in clusters of `cluster` blocks, as many clusters as are resident at once
-/// (from the occupancy calculator, kept in `cache`), at most enough for pass.blocks.
+/// (from the occupancy calculator, kept in `cache`: -1 where none fits), at most enough for
+/// pass.blocks. `launched` says whether it did; where no such cluster fits (a GPU shared or
+/// partitioned down to too few SMs a cluster's worth), it launches nothing and returns
+/// cudaSuccess, and the caller launches single blocks (the kernel runs either way).
 template <typename Kernel>
 cudaError_t launch_in_clusters(Kernel kernel, int cluster, std::size_t smem, int threads,
                                std::atomic<int>& cache, PassParams const& pass, void const* src,
                                void* dst, float2 const* coarse, float2 const* fine,
-                               cudaStream_t stream) noexcept {
+                               cudaStream_t stream, bool& launched) noexcept {
+  launched = false;
   cudaLaunchAttribute attributes[2] = {};
   attributes[0].id = cudaLaunchAttributeClusterDimension;
   attributes[0].val.clusterDim.x = static_cast<unsigned>(cluster);
@@ -364,9 +368,11 @@ cudaError_t launch_in_clusters(Kernel kernel, int cluster, std::size_t smem, int
     config.gridDim = dim3(static_cast<unsigned>(cluster));
     cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
     if (e != cudaSuccess) return e;
-    if (clusters <= 0) return cudaErrorInvalidConfiguration;
+    clusters = clusters > 0 ? clusters : -1;
     cache.store(clusters, std::memory_order_relaxed);
   }
+  if (clusters < 0) return cudaSuccess;
+  launched = true;
   std::int64_t const needed = (pass.blocks + cluster - 1) / cluster;
   config.gridDim = dim3(static_cast<unsigned>(std::min<std::int64_t>(needed, clusters) * cluster));
   if (chain_grid(config.gridDim.x)) {
@@ -393,8 +399,11 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, f
   int const cluster = kInStep ? tall_cluster_blocks(kLogL, kTwiddled) : 1;
   if (cluster > 1) {
     static std::atomic<int> cluster_cache{0};
-    return launch_in_clusters(kernel, cluster, smem, tp::threads(kLogL), cluster_cache, run, src,
-                              dst, coarse, fine, stream);
+    bool launched = false;
+    cudaError_t const e =
+        launch_in_clusters(kernel, cluster, smem, tp::threads(kLogL), cluster_cache, run, src, dst,
+                           coarse, fine, stream, launched);
+    if (e != cudaSuccess || launched) return e;
   }
   unsigned grid = 0;
   cudaError_t const e =
