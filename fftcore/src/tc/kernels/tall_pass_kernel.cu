@@ -4,7 +4,9 @@
 // 512 threads from 1024), kept in shared memory as FP16 words between three in-place stages
 // (radix 16, 16, L / 256) computed in FP32 registers (tall_pass_layout.hpp has the maps and the
 // reason), with the load and store hooks, or with the pass twiddles of 1-D plans; and the passes
-// of the two-pass real transforms (tall_real_layout.hpp).
+// of the two-pass real transforms (tall_real_layout.hpp). At 4096 points, whose column runs
+// are 32 bytes, the column form's loads fetch whole L2 lines and its untwiddled passes run in
+// clusters of two blocks kept in step (tall_cluster_blocks, tall_l2_hint).
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -49,6 +51,13 @@ struct RealVariant {
   static constexpr bool kRows = kReal == tall_real::kRowsPass || kReal == tall_real::kC2rRowsPass;
 };
 
+/// The variants that may load with the 128-byte L2 line fetch and run in clusters in step: the
+/// plain and twiddled complex column forms. Not the others: with the cluster's bookkeeping the
+/// hooked, C2R and rows-form kernels spilled 8-140 bytes (and the rows form reads whole rows).
+constexpr bool in_step_variant(bool hooked, bool rows, int real) {
+  return real == 0 && !hooked && !rows;
+}
+
 /// kTwiddled: the pass's twiddles W_N^(tw(q) n) on the outputs (1-D transforms' first passes;
 /// tall_pass::eligible: no hooks with them). kRows: the rows form (tall_pass::rows_eligible:
 /// stage 1 reads each sequence as a row, lanes on adjacent points; the words in rows_slot).
@@ -67,10 +76,9 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   constexpr bool kC2rA = kReal == tall_real::kC2rColumnsPass;
   constexpr bool kC2rB = kReal == tall_real::kC2rRowsPass;
   constexpr bool kR2c = kReal == tall_real::kColumnsPass || kReal == tall_real::kRowsPass;
-  // The plain and twiddled complex column forms: loads with the 128-byte L2 fetch where
-  // p.l2_fetch_hint says, and clusters in step where launched so (below). Not the others:
-  // with the cluster's bookkeeping the hooked, C2R and rows-form kernels spilled 8-140 bytes.
-  constexpr bool kInStep = kReal == 0 && !kHooked && !kRows;
+  // Loads with the 128-byte L2 fetch where p.l2_fetch_hint says, clusters in step where
+  // launched so (below).
+  constexpr bool kInStep = in_step_variant(kHooked, kRows, kReal);
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kR = tp::kRadix;
   constexpr int kLogR = tp::kLogRadix;
@@ -391,9 +399,8 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, f
   auto const kernel = tall_pass_kernel<kLogL, kInverse, kHooked, kTwiddled, kRows, kReal>;
   constexpr std::size_t smem = tp::kSmemBytes<kLogL>;
   // The column form's runs are 4 C bytes (32 at 4096 points): the L2 line fetch and the
-  // clusters in step are for them; the rows form reads whole rows.
-  // (The kernel takes both in its plain and twiddled complex column forms only.)
-  constexpr bool kInStep = kReal == 0 && !kHooked && !kRows;
+  // clusters in step are for them.
+  constexpr bool kInStep = in_step_variant(kHooked, kRows, kReal);
   PassParams run = pass;
   run.l2_fetch_hint = kInStep && tall_l2_hint(kLogL) ? 1 : 0;
   int const cluster = kInStep ? tall_cluster_blocks(kLogL, kTwiddled) : 1;
