@@ -61,9 +61,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     cluster_pass(uint4 const* __restrict__ in, uint4* __restrict__ out, std::int64_t sequences) {
   extern __shared__ uint4 words[];  // kBlockVectors
   auto const base = static_cast<std::uint32_t>(__cvta_generic_to_shared(words));
-  unsigned const r = kC > 1 ? cluster_rank() : 0;
-  std::int64_t const first = kC > 1 ? cluster_index() : blockIdx.x;
-  std::int64_t const step = kC > 1 ? cluster_count() : gridDim.x;
+  unsigned const r = kC > 1 ? __clusterRelativeBlockRank() : 0;
+  std::int64_t const first = kC > 1 ? __clusterIdx().x : blockIdx.x;
+  std::int64_t const step = kC > 1 ? __clusterGridDimInClusters().x : gridDim.x;
   int const t = static_cast<int>(threadIdx.x);
   constexpr std::int64_t kSeqVectors = std::int64_t{kC} * kBlockVectors;
   // Each block's share of the positions (16-byte vectors) in steps 2 and 4.

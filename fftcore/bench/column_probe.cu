@@ -47,8 +47,8 @@ __global__ void __launch_bounds__(kThreads) copy_columns(uint32_t const* in, uin
   if constexpr (kCluster > 1) {
     static_assert(!kAhead, "clusters: read, then write");
     using namespace fftcore::detail::tc;
-    for (long k = cluster_index(); k * kCluster < items; k += cluster_count()) {
-      long const w = k * kCluster + cluster_rank();
+    for (long k = __clusterIdx().x; k * kCluster < items; k += __clusterGridDimInClusters().x) {
+      long const w = k * kCluster + __clusterRelativeBlockRank();
       uint32_t r[kWords];
       if (w < items) {
 #pragma unroll

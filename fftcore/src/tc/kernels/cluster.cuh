@@ -1,37 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Thread-block cluster helpers (sm_90): the block's rank in its cluster, the cluster's index
-// and count along x, the cluster barrier in two halves, and 16-byte access to another block's
-// shared memory (distributed shared memory). Used by the long pass's split (two blocks per
-// sequence) and by bench/cluster_probe.cu.
+// Thread-block cluster helpers (sm_90): the cluster barrier in two halves and 16-byte access to
+// another block's shared memory (distributed shared memory). The block's rank, the cluster's
+// index and count and its size come from the toolkit (__clusterRelativeBlockRank, __clusterIdx,
+// __clusterGridDimInClusters, __clusterSizeInBlocks). Used by the long pass's split (two blocks
+// per sequence), the tall pass's clusters in step, and bench/cluster_probe.cu and column_probe.cu.
 #pragma once
 
 #include <cstdint>
 
 namespace fftcore::detail::tc {
-
-/// The block's rank in its cluster, the cluster's index and the clusters in the grid (x).
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(v));
-  return v;
-}
-__device__ __forceinline__ unsigned cluster_index() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%clusterid.x;" : "=r"(v));
-  return v;
-}
-__device__ __forceinline__ unsigned cluster_count() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%nclusterid.x;" : "=r"(v));
-  return v;
-}
-
-/// The blocks in the block's cluster (1 where the kernel was launched without clusters).
-__device__ __forceinline__ unsigned cluster_blocks() {
-  unsigned v = 0;
-  asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(v));
-  return v;
-}
 
 /// The cluster barrier in two halves: every thread of every block of the cluster arrives
 /// (release: its earlier writes, shared memory included, become visible) and later waits

@@ -188,9 +188,10 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   auto* const table = reinterpret_cast<float2*>(words + lp::kSlots);
   int const j = static_cast<int>(threadIdx.x);
   // The split: block r of the cluster takes half r of every sequence of its cluster's.
-  int const r = kSplit ? static_cast<int>(cluster_rank()) : 0;
-  std::int64_t const first = kSplit ? static_cast<std::int64_t>(cluster_index()) : blockIdx.x;
-  std::int64_t const step = kSplit ? static_cast<std::int64_t>(cluster_count()) : gridDim.x;
+  int const r = kSplit ? static_cast<int>(__clusterRelativeBlockRank()) : 0;
+  std::int64_t const first = kSplit ? static_cast<std::int64_t>(__clusterIdx().x) : blockIdx.x;
+  std::int64_t const step =
+      kSplit ? static_cast<std::int64_t>(__clusterGridDimInClusters().x) : gridDim.x;
   // The pass's scale in three equal factors, one per stage (stage 2's in its table), so that
   // the FP16 words between the stages grow no more than the scaled transform's outputs do; the
   // split's sum takes a factor f = 1/2 of it where the pass scales down (exact in FP16).

@@ -217,8 +217,8 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   // about the same time (with the 128-byte L2 fetch, one DRAM read of the line serves them all).
   // Every block of a cluster runs as many iterations as its first block; one past the items
   // computes nothing but still meets the barriers.
-  bool const in_step = kInStep && cluster_blocks() > 1;
-  Item const rank = in_step ? static_cast<Item>(cluster_rank()) : 0;
+  bool const in_step = kInStep && __clusterSizeInBlocks() > 1;
+  Item const rank = in_step ? static_cast<Item>(__clusterRelativeBlockRank()) : 0;
 #pragma unroll 1
   for (; item - rank < items; item += static_cast<Item>(gridDim.x)) {
     bool const active = !kInStep || item < items;
