@@ -8,7 +8,10 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include "tc/kernels/pass_launch.hpp"
@@ -59,6 +62,46 @@ cudaError_t launch_chained(void (*kernel)(Params...), dim3 grid, dim3 block, std
   if (chain_grid(grid.x * grid.y * grid.z)) {
     config.attrs = &attribute;
     config.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+/// Launches `kernel` on `stream` in clusters of `cluster` blocks along x, as many clusters as are
+/// resident at once (cudaOccupancyMaxActiveClusters, kept in `cache`: -1 where none fits) and at
+/// most `needed`, with programmatic stream serialization where chain_grid allows it. `launched`
+/// says whether it did: where no such cluster fits it launches nothing and returns cudaSuccess.
+/// The kernel must begin with chain_prologue().
+template <typename... Params, typename... Args>
+cudaError_t launch_clusters(void (*kernel)(Params...), unsigned cluster, std::int64_t needed,
+                            dim3 block, std::size_t smem, cudaStream_t stream,
+                            std::atomic<int>& cache, bool& launched, Args&&... args) noexcept {
+  launched = false;
+  cudaLaunchAttribute attributes[2] = {};
+  attributes[0].id = cudaLaunchAttributeClusterDimension;
+  attributes[0].val.clusterDim.x = cluster;
+  attributes[0].val.clusterDim.y = 1;
+  attributes[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = attributes;
+  config.numAttrs = 1;
+  int clusters = cache.load(std::memory_order_relaxed);
+  if (clusters == 0) {
+    config.gridDim = dim3(cluster);
+    cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+    if (e != cudaSuccess) return e;
+    clusters = clusters > 0 ? clusters : -1;
+    cache.store(clusters, std::memory_order_relaxed);
+  }
+  if (clusters < 0) return cudaSuccess;
+  launched = true;
+  config.gridDim = dim3(static_cast<unsigned>(std::min<std::int64_t>(needed, clusters)) * cluster);
+  if (chain_grid(config.gridDim.x)) {
+    attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[1].val.programmaticStreamSerializationAllowed = 1;
+    config.numAttrs = 2;
   }
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }

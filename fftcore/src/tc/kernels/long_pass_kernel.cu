@@ -5,7 +5,6 @@
 // (long_pass_layout.hpp has the maps and the reason), with the load and store hooks.
 #include <cuda_fp16.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -545,39 +544,13 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst,
 template <bool kInverse, bool kHooked>
 cudaError_t launch_split(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                          cudaStream_t stream) noexcept {
-  auto const kernel = long_pass_kernel<kInverse, kHooked, kModeSplit>;
-  cudaLaunchAttribute attributes[2] = {};
-  attributes[0].id = cudaLaunchAttributeClusterDimension;
-  attributes[0].val.clusterDim.x = lp::kSplitBlocks;
-  attributes[0].val.clusterDim.y = 1;
-  attributes[0].val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.blockDim = dim3(lp::kThreads);
-  config.dynamicSmemBytes = kSmemBytes;
-  config.stream = stream;
-  config.attrs = attributes;
-  config.numAttrs = 1;
-  std::atomic<int>& cache = resident_cache<kInverse, kHooked, kModeSplit>();
-  int clusters = cache.load(std::memory_order_relaxed);
-  if (clusters == 0) {
-    int device = 0, sms = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (e != cudaSuccess) return e;
-    config.gridDim = dim3(static_cast<unsigned>(sms));
-    e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
-    if (e != cudaSuccess) return e;
-    if (clusters <= 0) return cudaErrorInvalidConfiguration;
-    cache.store(clusters, std::memory_order_relaxed);
-  }
-  auto const grid = static_cast<unsigned>(std::min<std::int64_t>(pass.blocks, clusters));
-  config.gridDim = dim3(grid * lp::kSplitBlocks);
-  if (chain_grid(config.gridDim.x)) {
-    attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attributes[1].val.programmaticStreamSerializationAllowed = 1;
-    config.numAttrs = 2;
-  }
-  return cudaLaunchKernelEx(&config, kernel, pass, src, dst, coarse);
+  bool launched = false;
+  cudaError_t const e = launch_clusters(long_pass_kernel<kInverse, kHooked, kModeSplit>,
+                                        lp::kSplitBlocks, pass.blocks, lp::kThreads, kSmemBytes,
+                                        stream, resident_cache<kInverse, kHooked, kModeSplit>(),
+                                        launched, pass, src, dst, coarse);
+  // The split needs its clusters: none fitting is an error here.
+  return e == cudaSuccess && !launched ? cudaErrorInvalidConfiguration : e;
 }
 
 cudaError_t launch_twin(PassParams const& pass, void const* src, void* dst, float2 const* coarse,

@@ -9,7 +9,6 @@
 // clusters of two blocks kept in step (tall_cluster_blocks, tall_l2_hint).
 #include <cuda_fp16.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <type_traits>
@@ -349,48 +348,6 @@ bool tall_l2_hint(int log_l) noexcept {
   return mode == 3 || (mode == 1 && log_l == tall_pass::kMaxLogLength);
 }
 
-/// Launches `kernel` in clusters of `cluster` blocks, as many clusters as are resident at once
-/// (from the occupancy calculator, kept in `cache`: -1 where none fits), at most enough for
-/// pass.blocks. `launched` says whether it did; where no such cluster fits (a GPU shared or
-/// partitioned down to too few SMs a cluster's worth), it launches nothing and returns
-/// cudaSuccess, and the caller launches single blocks (the kernel runs either way).
-template <typename Kernel>
-cudaError_t launch_in_clusters(Kernel kernel, int cluster, std::size_t smem, int threads,
-                               std::atomic<int>& cache, PassParams const& pass, void const* src,
-                               void* dst, float2 const* coarse, float2 const* fine,
-                               cudaStream_t stream, bool& launched) noexcept {
-  launched = false;
-  cudaLaunchAttribute attributes[2] = {};
-  attributes[0].id = cudaLaunchAttributeClusterDimension;
-  attributes[0].val.clusterDim.x = static_cast<unsigned>(cluster);
-  attributes[0].val.clusterDim.y = 1;
-  attributes[0].val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.blockDim = dim3(static_cast<unsigned>(threads));
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  config.attrs = attributes;
-  config.numAttrs = 1;
-  int clusters = cache.load(std::memory_order_relaxed);
-  if (clusters == 0) {
-    config.gridDim = dim3(static_cast<unsigned>(cluster));
-    cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
-    if (e != cudaSuccess) return e;
-    clusters = clusters > 0 ? clusters : -1;
-    cache.store(clusters, std::memory_order_relaxed);
-  }
-  if (clusters < 0) return cudaSuccess;
-  launched = true;
-  std::int64_t const needed = (pass.blocks + cluster - 1) / cluster;
-  config.gridDim = dim3(static_cast<unsigned>(std::min<std::int64_t>(needed, clusters) * cluster));
-  if (chain_grid(config.gridDim.x)) {
-    attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attributes[1].val.programmaticStreamSerializationAllowed = 1;
-    config.numAttrs = 2;
-  }
-  return cudaLaunchKernelEx(&config, kernel, pass, src, dst, coarse, fine);
-}
-
 template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled = false, bool kRows = false,
           int kReal = 0>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
@@ -406,10 +363,12 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, f
   int const cluster = kInStep ? tall_cluster_blocks(kLogL, kTwiddled) : 1;
   if (cluster > 1) {
     static std::atomic<int> cluster_cache{0};
+    // Where no such cluster fits (a GPU shared or partitioned down to too few SMs), single
+    // blocks below: the kernel runs either way.
     bool launched = false;
-    cudaError_t const e =
-        launch_in_clusters(kernel, cluster, smem, tp::threads(kLogL), cluster_cache, run, src, dst,
-                           coarse, fine, stream, launched);
+    cudaError_t const e = launch_clusters(
+        kernel, static_cast<unsigned>(cluster), (run.blocks + cluster - 1) / cluster,
+        tp::threads(kLogL), smem, stream, cluster_cache, launched, run, src, dst, coarse, fine);
     if (e != cudaSuccess || launched) return e;
   }
   unsigned grid = 0;
