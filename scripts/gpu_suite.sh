@@ -28,7 +28,7 @@ else
   export LD_LIBRARY_PATH="$PWD/.device-libs:${LD_LIBRARY_PATH:-}"
   echo "using the prebuilt tree (Debian 12 build) with carried libraries"
 fi
-timeout "${CTEST_TIMEOUT:-330}" ctest --test-dir build --output-on-failure -j4 --timeout 300 \
+timeout "${CTEST_TIMEOUT:-330}" ctest --test-dir build --output-on-failure -j"${CTEST_J:-4}" --timeout 300 \
   > "$OUT/ctest.log" 2>&1
 ctest_rc=$?
 { echo "ctest rc $ctest_rc"; grep -E "tests passed|tests failed|Total Test time" "$OUT/ctest.log"

@@ -13,7 +13,9 @@
 // pass: 1-D n = 32768 over single sequences, batches below and above the resident blocks (one
 // sequence per block at a time, several per block), scaled. Tall pass: the column passes of 2-D
 // shapes with 512..4096 rows (64..8 columns per item), one item per image up to many per block,
-// scaled.
+// scaled. Group pass: 1-D n = 512 .. 4096 on whole and partial tiles and scaled, and the rows of
+// 2-D shapes (by default it takes 512 and 2048 points; ctest runs these again with
+// FFTCORE_TC_GROUP_PASS=3 for every length, and the Stockham tests with it off).
 // Each case checks on the host that its
 // plan really has a pass the kernel under test takes.
 #include <cmath>
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "../../fftcore/src/tc/column_pass_layout.hpp"
+#include "../../fftcore/src/tc/group_pass_layout.hpp"
 #include "../../fftcore/src/tc/long_pass_layout.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
 #include "../../fftcore/src/tc/small_pass_layout.hpp"
@@ -43,6 +46,7 @@ class TcSmallPass : public tcfft::testing::GpuTest {};
 class TcWarpPass : public tcfft::testing::GpuTest {};
 class TcColumnPass : public tcfft::testing::GpuTest {};
 class TcStockhamPass : public tcfft::testing::GpuTest {};
+class TcGroupPass : public tcfft::testing::GpuTest {};
 class TcLongPass : public tcfft::testing::GpuTest {};
 class TcTallPass : public tcfft::testing::GpuTest {};
 
@@ -283,6 +287,38 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
              {16, 8192, 2, nullptr},
              {8, 16384, 3, nullptr}},
             false, fftcore::detail::tc::stockham::eligible);
+}
+
+TEST_F(TcGroupPass, LengthsAgainstCufftHalf) {
+  // 1-D n = 512 .. 4096: the planner's tiles of 2^12 elements (one round of 256 threads: 8, 4,
+  // 2 groups or one) over batches of 2^21 elements, single sequences (blocks of one group) and
+  // scaling.
+  run_cases({{1, 512, 4096, nullptr},
+             {1, 1024, 2048, nullptr},
+             {1, 2048, 1024, nullptr},
+             {1, 4096, 512, nullptr},
+             {1, 512, 1, nullptr, fftcore::Scaling::kByN},
+             {1, 1024, 1, nullptr, fftcore::Scaling::kBySqrtN},
+             {1, 2048, 1, nullptr},
+             {1, 4096, 1, nullptr, fftcore::Scaling::kByN}},
+            false, fftcore::detail::tc::group_pass::eligible);
+}
+
+TEST_F(TcGroupPass, PartialTilesAgainstCufftHalf) {
+  // The last tile's groups past the batch skip their round.
+  run_cases({{1, 512, 4096 + 5, nullptr},
+             {1, 1024, 2048 + 3, nullptr},
+             {1, 2048, 1024 + 1, nullptr},
+             {1, 512, 7, nullptr, fftcore::Scaling::kByN}},
+            true, fftcore::detail::tc::group_pass::eligible);
+}
+
+TEST_F(TcGroupPass, RowsOf2dShapesAgainstCufftHalf) {
+  run_cases({{512, 512, 3, nullptr},
+             {256, 1024, 3, nullptr},
+             {128, 2048, 2, nullptr},
+             {64, 4096, 2, nullptr}},
+            false, fftcore::detail::tc::group_pass::eligible);
 }
 
 TEST_F(TcStockhamPass, ColumnsOf2dShapesAgainstCufftHalf) {

@@ -371,6 +371,7 @@ cudaError_t prepare_pass_kernels() noexcept {
   if (e == cudaSuccess) e = prepare_fast_pass_kernels();
   if (e == cudaSuccess) e = prepare_column_pass_kernels();
   if (e == cudaSuccess) e = prepare_stockham_pass_kernels();
+  if (e == cudaSuccess) e = prepare_group_pass_kernels();
   if (e == cudaSuccess) e = prepare_tall_pass_kernels();
   return e == cudaSuccess ? prepare_long_pass_kernels() : e;
 }
@@ -415,6 +416,11 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
   // register-chained pass would (warp_pass_layout.hpp says why).
   if (runs_warp_pass(pass)) {
     return launch_warp_pass(pass, src, dst, coarse, inverse, stream);
+  }
+  // The group pass ahead of the Stockham pass: the plain untwiddled contiguous passes of
+  // 512..4096 points (group_pass_layout.hpp says why).
+  if (runs_group_pass(pass)) {
+    return launch_group_pass(pass, src, dst, coarse, inverse, stream);
   }
   // The Stockham pass ahead of the register-chained pass: it takes the untwiddled contiguous
   // passes of 512..16384 points (stockham_pass_layout.hpp says why).

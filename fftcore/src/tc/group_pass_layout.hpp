@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// The group pass (kernels/group_pass_kernel.cu): untwiddled FP16 passes of L = 512 .. 4096
+// points over contiguous sequences, each sequence on a group of G = L / 16 lanes (one to eight
+// warps) that hold 16 FP32 values each, in three steps of radix 16, 16 and R3 = L / 256, two
+// exchanges through the group's shared memory behind group-wide barriers (a named barrier per
+// group, __syncwarp for one warp). Which passes it takes and every index map of it, shared by
+// the kernel and the CPU tests.
+//
+// Why: the Stockham pass runs these lengths at 89-94 % of the copy rate where cuFFT FP16 runs
+// at the copy rate (NOTES.md session 27: the same DRAM bytes and instructions within a few %,
+// but cuFFT keeps three times the warps in flight, 27-40 registers against 77-128). Holding 16
+// values a thread instead of 32 and no next item in registers halves the registers; a group
+// waits only for its own lanes, so the blocks' groups drift apart and the read stream stays
+// continuous, as the warp pass's does at 256 points (one warp a group, 101 % of the copy).
+//
+// With M = L / 16, x[m + M n1] (m < M, n1 < 16), X[k1 + 16 k2 + 256 k3]:
+//   step 1: lane m loads x[m + M n1] (a warp reads 32 adjacent words a load), takes the
+//           16-point DFT over n1, writes A[k1][m] = scale W_L^(m k1) DFT[k1];
+//   step 2: lane (k1, m3) = m3 + R3 k1 reads A[k1][m3 + R3 m2] over m2 < 16, takes their
+//           16-point DFT and writes B[k1][k2][m3] = W_M^(m3 k2) DFT[k2] into the slots it read
+//           (slot of A[k1][m3 + R3 k2]: no other lane's, so no barrier between its reads and
+//           writes);
+//   step 3: lane l takes the butterflies b = k1 + 16 k2 = C l + i (i < C = 16 / R3), reads
+//           B[k1][k2][m3] over m3 < R3, takes the R3-point DFTs, stores X[b + 256 k3] (C
+//           adjacent words a lane, a warp's lanes on adjacent runs).
+// X[k1 + 16 k'] = sum_m W_M^(m k') W_L^(m k1) sum_n1 W_16^(n1 k1) x[m + M n1] (k' = k2 + 16 k3)
+// and the length-M DFT over m = m3 + R3 m2 splits the same way: it is the DFT. FP32 from the
+// load to the store, one FP16 rounding.
+#pragma once
+
+#include "pass_params.hpp"
+
+namespace fftcore::detail::tc::group_pass {
+
+inline constexpr int kMinLogLength = 9;   ///< L = 512: one warp a group
+inline constexpr int kMaxLogLength = 12;  ///< L = 4096: eight warps a group
+inline constexpr int kLogValues = 4;      ///< values a lane holds (16)
+inline constexpr int kLogMaxThreads = 8;  ///< 256 threads a block: 1..8 groups
+
+/// log2 of G = L / 16, a group's lanes.
+FFTCORE_HD constexpr int log_group_lanes(int log_l) { return log_l - kLogValues; }
+/// log2 of R3 = L / 256, the last step's radix.
+FFTCORE_HD constexpr int log_last_radix(int log_l) { return log_l - 2 * kLogValues; }
+
+/// Whether the group pass runs `p`: FP16 in and out, 512 <= L <= 4096, no hooks, no pass
+/// twiddle, no real split, unit element strides on both sides (each sequence's points adjacent),
+/// and a layout safe to run in place group by group (a group reads its whole sequence before
+/// it writes it, into the places it read).
+FFTCORE_HD inline bool eligible(PassParams const& p) {
+  return p.log_length >= kMinLogLength && p.log_length <= kMaxLogLength && p.in_fp32 == 0 &&
+         p.out_fp32 == 0 && p.load_factors == nullptr && p.store_factors == nullptr &&
+         p.conjugate_store == 0 && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
+         p.real_row_pairs == 0 && p.real_in_columns == 0 && p.real_twin == 0 &&
+         p.real_halves == 0 && p.log_twiddle_n == 0 && p.in_elem_stride == 1 &&
+         p.out_elem_stride == 1 && (p.scatter != 0 || same_places(p));
+}
+
+/// log2 of the block size for tiles of 2^log_tile sequences: 16 values a thread, at most 256
+/// threads, at least one group (a tile holds at least one sequence).
+FFTCORE_HD constexpr int log_threads(int log_tile, int log_l) {
+  return log_tile + log_l - kLogValues < kLogMaxThreads ? log_tile + log_l - kLogValues
+                                                        : kLogMaxThreads;
+}
+/// log2 of the rounds a block takes over its tile (each group one sequence a round).
+FFTCORE_HD constexpr int log_rounds(int log_tile, int log_l) {
+  return log_tile + log_l - kLogValues - log_threads(log_tile, log_l);
+}
+/// The tile sequence of group `group` in round r: the block's groups on adjacent sequences.
+FFTCORE_HD constexpr int tile_sequence(int round, int group, int log_threads, int log_l) {
+  return (round << (log_threads - log_group_lanes(log_l))) + group;
+}
+
+/// The exchange: A[k1][m] and B[k1][k2][m3] (m = m3 + R3 m2, m2 = k2) at the float2 slot
+/// k1 S1 + m3 S3 + m2 of the group's area, S3 = 16 + 16 / R3 and S1 the least number = 1 mod 16
+/// past the (m2, m3) span: every address is a lane's base plus a constant (no per-access
+/// arithmetic: an XOR-swizzled first version held 48 addresses a thread and spilled ~200 bytes
+/// at 64 registers), and since S1 = 1, S3 = 16 / R3 and the m2 stride 1 mod 16, step 1's writes
+/// (k1 fixed, m over 16 lanes), step 2's reads and writes (m2 fixed, m3 and 16 / R3 values of
+/// k1 over the lanes) and step 3's reads (m3 and k2 fixed, k1 over 16 lanes) each hit 16
+/// distinct float2 banks per half-warp (tc_group_pass_test checks all three). 1.07-1.51x L
+/// slots (4096 down to 512 points).
+FFTCORE_HD constexpr int stride_m3(int log_l) { return 16 + (16 >> log_last_radix(log_l)); }
+FFTCORE_HD constexpr int span_m(int log_l) {
+  return stride_m3(log_l) * ((1 << log_last_radix(log_l)) - 1) + 16;
+}
+FFTCORE_HD constexpr int stride_k1(int log_l) { return (span_m(log_l) + 14) / 16 * 16 + 1; }
+/// Slots of a group's area.
+FFTCORE_HD constexpr int group_slots(int log_l) { return 15 * stride_k1(log_l) + span_m(log_l); }
+FFTCORE_HD constexpr int slot(int k1, int m2, int m3, int log_l) {
+  return k1 * stride_k1(log_l) + m3 * stride_m3(log_l) + m2;
+}
+
+/// Step 2's lane l of a group: k1 = l / R3, m3 = l mod R3.
+FFTCORE_HD constexpr int step2_k1(int lane, int log_l) { return lane >> log_last_radix(log_l); }
+FFTCORE_HD constexpr int step2_m3(int lane, int log_l) {
+  return lane & ((1 << log_last_radix(log_l)) - 1);
+}
+/// Step 3's butterfly i (< C = 16 / R3) of lane l: b = C l + i, so that a lane's outputs
+/// X[b + 256 k3] are C adjacent words (one 8- to 32-byte store where aligned).
+FFTCORE_HD constexpr int step3_butterfly(int lane, int i, int log_l) {
+  return (lane << (kLogValues - log_last_radix(log_l))) + i;
+}
+
+/// Whether every lane's C adjacent outputs (C = 16 / R3) lie on a 4 C-byte boundary relative to
+/// the destination: every output stride a multiple of C (the pointer's alignment is the
+/// launcher's check).
+FFTCORE_HD inline bool aligned_outputs(PassParams const& p) {
+  std::int64_t const c_mask = (std::int64_t{1} << (kLogValues - log_last_radix(p.log_length))) - 1;
+  bool ok = true;
+  for (int i = 0; i < kDigits; ++i) ok = ok && (p.out_stride[i] & c_mask) == 0;
+  return ok;
+}
+
+}  // namespace fftcore::detail::tc::group_pass

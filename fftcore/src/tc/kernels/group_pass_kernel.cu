@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+// The group pass: untwiddled FP16 passes of 512..4096 points over contiguous sequences
+// (group_pass::eligible), each sequence on a group of L / 16 lanes holding 16 FP32 values each,
+// three steps with two exchanges through the group's shared memory behind group-wide barriers
+// (group_pass_layout.hpp has the maps and the reason).
+#include <cuda_fp16.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "tc/group_pass_layout.hpp"
+#include "tc/kernels/chained_launch.cuh"
+#include "tc/kernels/complex_math.cuh"
+#include "tc/kernels/half_words.cuh"
+#include "tc/kernels/pass_launch.hpp"
+
+namespace fftcore::detail::tc {
+namespace {
+
+namespace gp = group_pass;
+
+/// Blocks of 256 threads a multiprocessor should hold (__launch_bounds__): at most 64 registers
+/// a thread, 32 warps an SM (the Stockham pass holds 16-20). The next round's words loaded
+/// during this round's steps instead (80 registers, 3 blocks) measured slower at every length
+/// (H100, ms per 2^28 elements, same call, NOTES.md session 32): 2^10 0.807-0.808 against
+/// 0.775-0.777, 2^12 0.840-0.844 against 0.795-0.796.
+constexpr int kMinBlocks = 4;
+
+/// The barrier of a group of 2^kLogG lanes: the warp's for one warp, else named barrier 1 +
+/// the group's index in the block (bar.sync counts threads; barrier 0 is __syncthreads').
+template <int kLogG>
+__device__ __forceinline__ void group_sync(int group) {
+  if constexpr (kLogG <= 5) {
+    __syncwarp();
+  } else {
+    asm volatile("bar.sync %0, %1;" ::"r"(group + 1), "n"(1 << kLogG) : "memory");
+  }
+}
+
+/// kVectorStores: a lane's 16 / R3 adjacent outputs as one store (group_pass::aligned_outputs
+/// and an aligned destination).
+template <int kLogL, bool kInverse, bool kVectorStores>
+__global__ void __launch_bounds__(1 << gp::kLogMaxThreads, kMinBlocks)
+    group_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
+  constexpr int kLogV = gp::kLogValues;
+  constexpr int kV = 1 << kLogV;
+  constexpr int kLogG = gp::log_group_lanes(kLogL);
+  constexpr int kLogR3 = gp::log_last_radix(kLogL);
+  constexpr int kR3 = 1 << kLogR3;
+  constexpr int kLogC = kLogV - kLogR3;  // step 3's butterflies a lane, C = 16 / R3
+  constexpr int kC = 1 << kLogC;
+  constexpr int kS1 = gp::stride_k1(kLogL);
+  constexpr int kS3 = gp::stride_m3(kLogL);
+  extern __shared__ float2 exchange[];  // group_slots a group
+
+  int const tid = static_cast<int>(threadIdx.x);
+  int const lane = tid & ((1 << kLogG) - 1);
+  int const group = tid >> kLogG;
+  float2* const xs = exchange + group * gp::group_slots(kLogL);
+  // Each step's slots: a base per lane plus constants (group_pass_layout.hpp). Step 1: lane m =
+  // m3 + R3 m2 writes k1 S1 past m3 S3 + m2; step 2: lane (k1, m3) reads and writes m2 past
+  // k1 S1 + m3 S3; step 3: butterfly b = C lane + i (k1 = C (lane mod R3) + i, k2 = lane / R3)
+  // reads i S1 + m3 S3 past C (lane mod R3) S1 + k2.
+  int const m3_2 = gp::step2_m3(lane, kLogL);
+  float2* const at1 = xs + (lane & (kR3 - 1)) * kS3 + (lane >> kLogR3);
+  float2* const at2 = xs + gp::step2_k1(lane, kLogL) * kS1 + m3_2 * kS3;
+  float2* const at3 = xs + ((lane & (kR3 - 1)) << kLogC) * kS1 + (lane >> kLogR3);
+  int const log_threads = gp::log_threads(p.log_tile, kLogL);
+  BlockOrigin const o = block_origin(p, blockIdx.x);
+  int const valid_t =
+      static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile));
+  auto const* in = opaque(static_cast<std::uint32_t const*>(src) + o.in_base);
+  auto* out = opaque(static_cast<std::uint32_t*>(dst) + o.out_base);
+  auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
+  auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
+  // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
+  constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
+
+  // The twiddles' bases, one table entry each per thread: W_L^m (step 1, m = lane) and W_M^m3
+  // (step 2, M = L / 16); their powers by FP32 products (at most 15 deep: a few 2^-24
+  // relative, far below the FP16 output rounding).
+  float2 const w1 = __ldg(coarse + (lane << (kLogCoarse - kLogL)));
+  float2 const w2 = __ldg(coarse + (m3_2 << (kLogCoarse - kLogG)));
+
+  // Step 1's loads of tile sequence t: x[m + M n1], a warp's lanes on adjacent words.
+  auto const load = [&](int t, std::uint32_t(&raw)[kV]) {
+    std::uint32_t const* const seq =
+        in + (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(lane));
+#pragma unroll
+    for (int n1 = 0; n1 < kV; ++n1) raw[n1] = seq[n1 << kLogG];
+  };
+  int const rounds = 1 << gp::log_rounds(p.log_tile, kLogL);
+#pragma unroll 1
+  for (int r = 0; r < rounds; ++r) {
+    int const t = gp::tile_sequence(r, group, log_threads, kLogL);
+    if (t >= valid_t) break;  // the whole group: later rounds' sequences lie further on
+    std::uint32_t raw[kV];
+    load(t, raw);
+    float2 a[kV];
+#pragma unroll
+    for (int n1 = 0; n1 < kV; ++n1) a[n1] = unpack_word(raw[n1] ^ conj);
+    dft_pow2<kLogV>(a);  // a[bit_reverse(k1)] = DFT[k1]
+    // The twiddles' powers are the same every round: opaque per round, or the compiler hoists
+    // all 30 of them out of the loop into registers (they spilled ~140 bytes at 64).
+    float2 u1 = w1, u2 = w2;
+    float scale = p.scale;
+    asm volatile("" : "+f"(u1.x), "+f"(u1.y), "+f"(u2.x), "+f"(u2.y), "+f"(scale));
+    float2 tw = make_float2(scale, 0.f);
+#pragma unroll
+    for (int k1 = 0; k1 < kV; ++k1) {
+      at1[k1 * kS1] = cmul(a[bit_reverse<kLogV>(k1)], tw);
+      if (k1 + 1 < kV) tw = cmul(tw, u1);
+    }
+    group_sync<kLogG>(group);
+    // Step 2: A[k1][m3 + R3 m2] over m2, written back as B[k1][k2][m3] into the same slots.
+#pragma unroll
+    for (int m2 = 0; m2 < kV; ++m2) a[m2] = at2[m2];
+    dft_pow2<kLogV>(a);
+    tw = make_float2(1.f, 0.f);
+#pragma unroll
+    for (int k2 = 0; k2 < kV; ++k2) {
+      float2 const v = a[bit_reverse<kLogV>(k2)];
+      at2[k2] = k2 == 0 ? v : cmul(v, tw);
+      if (k2 + 1 < kV) tw = k2 == 0 ? u2 : cmul(tw, u2);
+    }
+    group_sync<kLogG>(group);
+    // Step 3: butterflies b = k1 + 16 k2 = C lane + i, R3 points each.
+    float2 c[kC][kR3];
+#pragma unroll
+    for (int i = 0; i < kC; ++i) {
+#pragma unroll
+      for (int m3 = 0; m3 < kR3; ++m3) c[i][m3] = at3[i * kS1 + m3 * kS3];
+    }
+    group_sync<kLogG>(group);  // the next round's step 1 overwrites these slots
+    std::uint32_t* const to = out + (static_cast<std::uint32_t>(t) * out_s0 +
+                                     (static_cast<std::uint32_t>(lane) << kLogC));
+#pragma unroll
+    for (int i = 0; i < kC; ++i) dft_pow2<kLogR3>(c[i]);
+#pragma unroll
+    for (int k3 = 0; k3 < kR3; ++k3) {
+      std::uint32_t w[kC];
+#pragma unroll
+      for (int i = 0; i < kC; ++i) w[i] = pack_word(c[i][bit_reverse<kLogR3>(k3)]) ^ conj;
+      std::uint32_t* const at = to + (k3 << (2 * kLogV));  // X[C lane + i + 256 k3]
+      if constexpr (kVectorStores && kC == 2) {
+        *reinterpret_cast<uint2*>(at) = make_uint2(w[0], w[1]);
+      } else if constexpr (kVectorStores && kC == 4) {
+        *reinterpret_cast<uint4*>(at) = make_uint4(w[0], w[1], w[2], w[3]);
+      } else if constexpr (kVectorStores && kC == 8) {
+        reinterpret_cast<uint4*>(at)[0] = make_uint4(w[0], w[1], w[2], w[3]);
+        reinterpret_cast<uint4*>(at)[1] = make_uint4(w[4], w[5], w[6], w[7]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kC; ++i) at[i] = w[i];
+      }
+    }
+  }
+}
+
+template <int kLogL, bool kVectorStores>
+cudaError_t launch_kind(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                        bool inverse, cudaStream_t stream) noexcept {
+  dim3 const grid(static_cast<unsigned>(pass.blocks));
+  unsigned const threads = 1u << static_cast<unsigned>(gp::log_threads(pass.log_tile, kLogL));
+  std::size_t const smem = (std::size_t{threads} >> gp::log_group_lanes(kLogL)) *
+                           gp::group_slots(kLogL) * sizeof(float2);
+  if (inverse) {
+    return launch_chained(group_pass_kernel<kLogL, true, kVectorStores>, grid, dim3(threads), smem,
+                          stream, pass, src, dst, coarse);
+  }
+  return launch_chained(group_pass_kernel<kLogL, false, kVectorStores>, grid, dim3(threads), smem,
+                        stream, pass, src, dst, coarse);
+}
+
+template <int kLogL>
+cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
+                          bool inverse, cudaStream_t stream) noexcept {
+  // Vector stores need each lane's C outputs on a 4 C-byte boundary: output strides that are
+  // multiples of C (aligned_outputs) and a destination aligned to that (the API asks for 4).
+  constexpr std::uintptr_t kBytes = std::uintptr_t{4}
+                                    << (gp::kLogValues - gp::log_last_radix(kLogL));
+  bool const vector =
+      gp::aligned_outputs(pass) && reinterpret_cast<std::uintptr_t>(dst) % kBytes == 0;
+  return vector ? launch_kind<kLogL, true>(pass, src, dst, coarse, inverse, stream)
+                : launch_kind<kLogL, false>(pass, src, dst, coarse, inverse, stream);
+}
+
+template <int kLogL>
+cudaError_t prepare_length() noexcept {
+  // The blocks' exchange (up to 49.6 KiB at 512 points) past the default 48 KiB, and the
+  // largest carve-out, so that kMinBlocks blocks fit.
+  int const smem =
+      static_cast<int>((std::size_t{1} << (gp::kLogMaxThreads - gp::log_group_lanes(kLogL))) *
+                       gp::group_slots(kLogL) * sizeof(float2));
+  cudaError_t e = cudaSuccess;
+  for (auto const kernel :
+       {group_pass_kernel<kLogL, false, false>, group_pass_kernel<kLogL, true, false>,
+        group_pass_kernel<kLogL, false, true>, group_pass_kernel<kLogL, true, true>}) {
+    if (e == cudaSuccess) {
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    }
+    if (e == cudaSuccess) {
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+cudaError_t prepare_group_pass_kernels() noexcept {
+  cudaError_t e = prepare_length<9>();
+  if (e == cudaSuccess) e = prepare_length<10>();
+  if (e == cudaSuccess) e = prepare_length<11>();
+  return e == cudaSuccess ? prepare_length<12>() : e;
+}
+
+/// FFTCORE_TC_GROUP_PASS (env_mode; read once): 0 leaves these passes to the Stockham pass, 3
+/// hands the group pass every one it can take (A/B). By default the 512- and 2048-point ones,
+/// where it measured faster than the Stockham pass in two runs each (H100, ms per 2^28
+/// elements, one call, NOTES.md session 32, group / Stockham): 2^9 0.766 / 0.770, 2^11
+/// 0.783-0.784 / 0.797-0.800, 512x512 (its rows) 1.669-1.671 / 1.679-1.683; but 2^10
+/// 0.775-0.777 / 0.761-0.762, 2^12 0.795-0.796 / 0.794-0.802, 4096x4096 1.912-1.914 /
+/// 1.892-1.897 (1024x1024 and 2048x2048 within noise: 1.815-1.832 / 1.819-1.826,
+/// 1.901-1.940 / 1.926-1.928).
+bool runs_group_pass(PassParams const& pass) noexcept {
+  static int const mode = env_mode("FFTCORE_TC_GROUP_PASS");
+  bool const preferred =
+      mode == 3 || (mode == 1 && (pass.log_length == 9 || pass.log_length == 11));
+  return preferred && gp::eligible(pass);
+}
+
+cudaError_t launch_group_pass(PassParams const& pass, void const* src, void* dst,
+                              float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+  switch (pass.log_length) {
+    case 9:
+      return launch_length<9>(pass, src, dst, coarse, inverse, stream);
+    case 10:
+      return launch_length<10>(pass, src, dst, coarse, inverse, stream);
+    case 11:
+      return launch_length<11>(pass, src, dst, coarse, inverse, stream);
+    case 12:
+      return launch_length<12>(pass, src, dst, coarse, inverse, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace fftcore::detail::tc

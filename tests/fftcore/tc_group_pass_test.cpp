@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+// CPU tests of the group pass (fftcore/src/tc/group_pass_layout.hpp,
+// kernels/group_pass_kernel.cu): which passes of plans it takes, that a block's rounds and groups
+// take every tile sequence once, that its exchange slots are distinct and each step's accesses
+// free of bank conflicts, and - running the planner's passes on the CPU in double with the
+// kernel's data flow (step 1's 16-point DFTs and scale W_L^(m k1) factors, step 2's in-place
+// 16-point DFTs and W_M^(m3 k2) factors, step 3's R3-point DFTs and C-word output runs, the
+// exchange slots, 32-bit in-tile offsets) - that they give the DFT.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../../fftcore/src/tc/group_pass_layout.hpp"
+#include "../../fftcore/src/tc/plan_logic.hpp"
+#include "common/reference_dft.hpp"
+#include "tc_plan_helpers.hpp"
+
+namespace {
+
+namespace gp = fftcore::detail::tc::group_pass;
+using fftcore::detail::tc::PassLayout;
+using fftcore::detail::tc::PassParams;
+using cd = std::complex<double>;
+using tcfft::testing::plans::desc;
+using tcfft::testing::plans::float2_wavefronts;
+using tcfft::testing::plans::layout_of;
+using tcfft::testing::plans::log2_of;
+using tcfft::testing::plans::row_dft_error;
+using tcfft::testing::plans::small_dft;
+
+constexpr std::int64_t kBatches[] = {1, 3, 5, 1027, 4099};
+std::vector<std::pair<std::int64_t, std::int64_t>> const kShapes2d = {
+    {512, 512}, {256, 1024}, {64, 2048}, {32, 4096}};
+
+bool is_row_pass(PassParams const& p, std::int64_t cols) {
+  return p.in_elem_stride == 1 && p.log_length == log2_of(cols);
+}
+
+TEST(TcGroupPass, TakesTheUntwiddledContiguousPassesOf512To4096Points) {
+  for (int k = gp::kMinLogLength; k <= gp::kMaxLogLength; ++k) {
+    for (std::int64_t batch : kBatches) {
+      SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+      PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, batch));
+      ASSERT_EQ(l.passes.size(), 1u);
+      EXPECT_TRUE(gp::eligible(l.passes[0]));
+      EXPECT_TRUE(gp::aligned_outputs(l.passes[0]));
+    }
+  }
+  for (int k : {8, 13}) {  // outside 512..4096
+    PassLayout const l = layout_of(desc(1, std::int64_t{1} << k, 5));
+    for (PassParams const& p : l.passes) EXPECT_FALSE(gp::eligible(p)) << "n = 2^" << k;
+  }
+  for (auto [r, c] : kShapes2d) {  // the row pass only
+    SCOPED_TRACE(std::to_string(r) + " x " + std::to_string(c));
+    PassLayout const l = layout_of(desc(r, c, 3));
+    int taken = 0;
+    for (PassParams const& p : l.passes) {
+      taken += gp::eligible(p) ? 1 : 0;
+      EXPECT_EQ(gp::eligible(p), is_row_pass(p, c)) << "log_length " << p.log_length;
+    }
+    EXPECT_EQ(taken, 1);
+  }
+}
+
+TEST(TcGroupPass, HooksTwiddlesAndUnsafeLayoutsStayElsewhere) {
+  PassParams const base = layout_of(desc(1, 1024, 5)).passes[0];
+  ASSERT_TRUE(gp::eligible(base));
+  float2 const factor{1.f, 0.f};
+  PassParams p = base;
+  p.load_factors = &factor;
+  EXPECT_FALSE(gp::eligible(p)) << "load hook";
+  p = base;
+  p.store_factors = &factor;
+  EXPECT_FALSE(gp::eligible(p)) << "store hook";
+  p = base;
+  p.conjugate_store = 1;
+  EXPECT_FALSE(gp::eligible(p)) << "conjugated store";
+  p = base;
+  p.in_fp32 = 1;
+  EXPECT_FALSE(gp::eligible(p)) << "FP32 in";
+  p = base;
+  p.out_fp32 = 1;
+  EXPECT_FALSE(gp::eligible(p)) << "FP32 out";
+  p = base;
+  p.real_out = 1;
+  EXPECT_FALSE(gp::eligible(p)) << "R2C split";
+  p = base;
+  p.real_row_pairs = 1;
+  EXPECT_FALSE(gp::eligible(p)) << "row pairs";
+  p = base;
+  p.log_twiddle_n = 14;
+  EXPECT_FALSE(gp::eligible(p)) << "pass twiddle";
+  p = base;
+  p.in_elem_stride = 2;
+  p.scatter = 1;
+  EXPECT_FALSE(gp::eligible(p)) << "strided sequences";
+  p = base;
+  p.out_stride[0] = 2 * base.out_stride[0];
+  EXPECT_FALSE(gp::eligible(p)) << "in place, different places";
+  p.scatter = 1;
+  EXPECT_TRUE(gp::eligible(p)) << "scattering pass (src != dst)";
+  p = base;
+  p.out_stride[0] = base.out_stride[0] + 1;
+  p.scatter = 1;
+  EXPECT_FALSE(gp::aligned_outputs(p)) << "odd output stride: word stores";
+}
+
+/// Rounds x groups of a block take each of the tile's T sequences once, a group one a round.
+void check_rounds(int log_tile, int log_l) {
+  SCOPED_TRACE("L = 2^" + std::to_string(log_l) + " T = 2^" + std::to_string(log_tile));
+  int const log_threads = gp::log_threads(log_tile, log_l);
+  ASSERT_GE(log_threads, gp::log_group_lanes(log_l));
+  ASSERT_LE(log_threads, gp::kLogMaxThreads);
+  int const groups = 1 << (log_threads - gp::log_group_lanes(log_l));
+  int const rounds = 1 << gp::log_rounds(log_tile, log_l);
+  ASSERT_EQ(std::int64_t{groups} * rounds, std::int64_t{1} << log_tile);
+  std::vector<int> seen(std::size_t{1} << log_tile, 0);
+  for (int r = 0; r < rounds; ++r) {
+    for (int g = 0; g < groups; ++g) {
+      int const t = gp::tile_sequence(r, g, log_threads, log_l);
+      ASSERT_GE(t, r * groups);  // later rounds, later sequences: the kernel's early exit
+      ASSERT_LT(t, (r + 1) * groups);
+      ++seen[static_cast<std::size_t>(t)];
+    }
+  }
+  for (int s : seen) ASSERT_EQ(s, 1);
+}
+
+TEST(TcGroupPass, RoundsCoverEveryTileSequenceOnce) {
+  for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxLogLength; ++log_l) {
+    for (std::int64_t batch : kBatches) {
+      check_rounds(layout_of(desc(1, std::int64_t{1} << log_l, batch)).passes[0].log_tile, log_l);
+    }
+    for (int log_tile = 0; log_tile + log_l <= 16; ++log_tile) check_rounds(log_tile, log_l);
+  }
+}
+
+/// The slots of (k1, m2, m3) are distinct and inside the group's area; step 1's writes (k1
+/// fixed, lane m = m3 + R3 m2), step 2's reads and writes (m2 fixed, lane = m3 + R3 k1) and step
+/// 3's reads (i and m3 fixed, lane l: k1 = (C l + i) mod 16, m2 = (C l + i) / 16) take two
+/// wavefronts per warp, one per half-warp (float2 accesses).
+void check_exchange(int log_l) {
+  SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+  int const lr = gp::log_last_radix(log_l);
+  int const r3 = 1 << lr;
+  int const c = 16 / r3;
+  int const lanes = 1 << gp::log_group_lanes(log_l);
+  std::vector<int> owner(static_cast<std::size_t>(gp::group_slots(log_l)), 0);
+  for (int k1 = 0; k1 < 16; ++k1) {
+    for (int m2 = 0; m2 < 16; ++m2) {
+      for (int m3 = 0; m3 < r3; ++m3) {
+        int const s = gp::slot(k1, m2, m3, log_l);
+        ASSERT_GE(s, 0);
+        ASSERT_LT(s, gp::group_slots(log_l));
+        ASSERT_EQ(++owner[static_cast<std::size_t>(s)], 1) << k1 << " " << m2 << " " << m3;
+      }
+    }
+  }
+  EXPECT_LT(gp::group_slots(log_l), 16 * (16 << lr) * 3 / 2 + 16) << "about 1.07-1.51 L";
+  std::vector<int> slots(32);
+  for (int w = 0; w < lanes / 32; ++w) {
+    for (int v = 0; v < 16; ++v) {
+      for (int i = 0; i < 32; ++i) {
+        int const lane = 32 * w + i;
+        slots[static_cast<std::size_t>(i)] = gp::slot(v, lane >> lr, lane & (r3 - 1), log_l);
+      }
+      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 1, warp " << w << " k1 " << v;
+      for (int i = 0; i < 32; ++i) {
+        int const lane = 32 * w + i;
+        slots[static_cast<std::size_t>(i)] =
+            gp::slot(gp::step2_k1(lane, log_l), v, gp::step2_m3(lane, log_l), log_l);
+      }
+      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 2, warp " << w << " m2 " << v;
+    }
+    for (int i3 = 0; i3 < c; ++i3) {
+      for (int m3 = 0; m3 < r3; ++m3) {
+        for (int i = 0; i < 32; ++i) {
+          int const b = gp::step3_butterfly(32 * w + i, i3, log_l);
+          slots[static_cast<std::size_t>(i)] = gp::slot(b & 15, b >> 4, m3, log_l);
+        }
+        EXPECT_EQ(float2_wavefronts(slots), 2) << "step 3, warp " << w << " i " << i3;
+      }
+    }
+  }
+}
+
+TEST(TcGroupPass, ExchangeSlotsAreDistinctAndBankConflictFree) {
+  for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxLogLength; ++log_l) check_exchange(log_l);
+}
+
+/// One pass as the group-pass kernel runs it, forward, group by group: step 1 (loads of x[m +
+/// M n1] at 32-bit in-tile offsets, the 16-point DFT, scale W_L^(m k1), slots), step 2 (the
+/// 16-point DFT over m2 of slots (k1, m2, m3), W_M^(m3 k2), back into the slots it read), step 3
+/// (butterflies b = C l + i, the R3-point DFTs, stores of X[b + 256 k3]). `writes` counts the
+/// stores to each element of dst. src may be dst: a group reads its sequence before it writes.
+void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst,
+               std::vector<int>& writes) {
+  int const log_l = p.log_length;
+  int const l = 1 << log_l;
+  int const lr = gp::log_last_radix(log_l);
+  int const r3 = 1 << lr;
+  int const c = 16 / r3;
+  int const lanes = 1 << gp::log_group_lanes(log_l);
+  int const m = lanes;  // M = L / 16
+  int const log_threads = gp::log_threads(p.log_tile, log_l);
+  int const groups = 1 << (log_threads - gp::log_group_lanes(log_l));
+  int const rounds = 1 << gp::log_rounds(p.log_tile, log_l);
+  auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
+  auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
+  double const scale = static_cast<double>(p.scale);
+  cd const nan(std::numeric_limits<double>::quiet_NaN(), 0);
+  std::vector<cd> xs;
+  for (std::int64_t blk = 0; blk < p.blocks; ++blk) {
+    auto const o = fftcore::detail::tc::block_origin(p, blk);
+    auto const valid_t =
+        static_cast<int>(std::min<std::int64_t>(p.extent[0] - o.d0, std::int64_t{1} << p.log_tile));
+    for (int g = 0; g < groups; ++g) {
+      for (int r = 0; r < rounds; ++r) {
+        int const t = gp::tile_sequence(r, g, log_threads, log_l);
+        if (t >= valid_t) break;
+        xs.assign(static_cast<std::size_t>(gp::group_slots(log_l)), nan);
+        for (int lane = 0; lane < lanes; ++lane) {  // step 1
+          std::uint32_t const at =
+              static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(lane);
+          std::array<cd, 16> a{};
+          for (int n1 = 0; n1 < 16; ++n1) {
+            a[static_cast<std::size_t>(n1)] = src.at(
+                static_cast<std::size_t>(o.in_base + (at + static_cast<std::uint32_t>(n1 * m))));
+          }
+          std::array<cd, 16> const y = small_dft(a, 16);
+          for (int k1 = 0; k1 < 16; ++k1) {
+            xs.at(static_cast<std::size_t>(gp::slot(k1, lane >> lr, lane & (r3 - 1), log_l))) =
+                y[static_cast<std::size_t>(k1)] * scale *
+                tcfft::testing::root_of_unity(lane * k1, l, false);
+          }
+        }
+        for (int lane = 0; lane < lanes; ++lane) {  // step 2, in place
+          int const k1 = gp::step2_k1(lane, log_l), m3 = gp::step2_m3(lane, log_l);
+          std::array<cd, 16> a{};
+          for (int m2 = 0; m2 < 16; ++m2) {
+            a[static_cast<std::size_t>(m2)] =
+                xs.at(static_cast<std::size_t>(gp::slot(k1, m2, m3, log_l)));
+          }
+          std::array<cd, 16> const y = small_dft(a, 16);
+          for (int k2 = 0; k2 < 16; ++k2) {
+            xs.at(static_cast<std::size_t>(gp::slot(k1, k2, m3, log_l))) =
+                y[static_cast<std::size_t>(k2)] * tcfft::testing::root_of_unity(m3 * k2, m, false);
+          }
+        }
+        for (int lane = 0; lane < lanes; ++lane) {  // step 3
+          std::uint32_t const at =
+              static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(c * lane);
+          for (int i = 0; i < c; ++i) {
+            int const b = gp::step3_butterfly(lane, i, log_l);
+            ASSERT_EQ(b, c * lane + i);
+            std::array<cd, 16> a{};
+            for (int m3 = 0; m3 < r3; ++m3) {
+              a[static_cast<std::size_t>(m3)] =
+                  xs.at(static_cast<std::size_t>(gp::slot(b & 15, b >> 4, m3, log_l)));
+            }
+            std::array<cd, 16> const y = small_dft(a, r3);
+            for (int k3 = 0; k3 < r3; ++k3) {
+              auto const k = static_cast<std::size_t>(
+                  o.out_base + (at + static_cast<std::uint32_t>(i + 256 * k3)));
+              dst.at(k) = y[static_cast<std::size_t>(k3)];
+              ++writes.at(k);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// Runs the group pass of `d` (the one pass of a 1-D plan, the row pass of a 2-D plan) on random
+/// data, forward or inverse (conj(forward(conj x)), the kernel's), in or out of place, and
+/// checks every row against a direct long-double DFT scaled by the pass's scale. log_tile >= 0
+/// (1-D only) retiles the pass to 2^log_tile sequences per block.
+void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile = -1) {
+  std::int64_t const cols = d.rank == 2 ? d.dims[1] : d.dims[0];
+  SCOPED_TRACE((d.rank == 2 ? std::to_string(d.dims[0]) + " x " : std::string()) +
+               std::to_string(cols) + " batch " + std::to_string(d.batch) +
+               (inverse ? " inverse" : " forward") + (in_place ? " in place" : " out of place") +
+               (log_tile >= 0 ? " T = 2^" + std::to_string(log_tile) : std::string()));
+  PassLayout const layout = layout_of(d);
+  PassParams const* pass = nullptr;
+  for (PassParams const& p : layout.passes) {
+    if (is_row_pass(p, cols)) pass = &p;
+  }
+  ASSERT_NE(pass, nullptr);
+  PassParams p = *pass;
+  ASSERT_TRUE(gp::eligible(p));
+  ASSERT_TRUE(fftcore::detail::tc::same_places(p));
+  if (log_tile >= 0) {
+    ASSERT_EQ(d.rank, 1);
+    p.log_tile = log_tile;
+    p.tiles0 = p.blocks = (d.batch + (std::int64_t{1} << log_tile) - 1) >> log_tile;
+    fftcore::detail::tc::set_origin_shortcuts(p);
+  }
+  auto const count = static_cast<std::size_t>(d.batch * d.elements());
+  unsigned seed = 0;
+  std::vector<cd> const x = tcfft::testing::random_complex(count, seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::vector<cd> in(count), out(count, cd(std::nan(""), 0));
+  for (std::size_t i = 0; i < count; ++i) in[i] = inverse ? std::conj(x[i]) : x[i];
+  std::vector<int> writes(count, 0);
+  if (in_place) {
+    out = in;
+    run_group(p, out, out, writes);
+  } else {
+    run_group(p, in, out, writes);
+  }
+  if (inverse) {
+    for (cd& v : out) v = std::conj(v);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    ASSERT_EQ(writes[i], 1) << "element " << i << " written " << writes[i] << " times";
+  }
+  auto const [max_err, max_in] = row_dft_error(x, out, cols, inverse, static_cast<double>(p.scale),
+                                               [](std::size_t) { return cd(1, 0); });
+  EXPECT_GT(max_in, 0.0);
+  EXPECT_LT(max_err, 1e-9 * max_in);
+}
+
+TEST(TcGroupPass, EmulatedPassesGiveTheDft) {
+  for (int k = gp::kMinLogLength; k <= gp::kMaxLogLength; ++k) {
+    std::int64_t const n = std::int64_t{1} << k;
+    check(desc(1, n, 3), false, false);
+    fftcore::PlanDesc by_n = desc(1, n, 5);
+    by_n.scaling = fftcore::Scaling::kByN;
+    check(by_n, true, true);
+    // Blocks of several rounds with a partial last tile: 11 sequences in tiles of 4 (groups of
+    // one block: 4096 / L), and of one sequence (blocks of a single group).
+    check(desc(1, n, 11), false, true, 14 - k);
+    check(desc(1, n, 3), true, false, 0);
+  }
+  check(desc(512, 512, 1), false, false);
+  check(desc(64, 2048, 1), true, true);
+}
+
+}  // namespace
