@@ -290,9 +290,9 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
 }
 
 TEST_F(TcGroupPass, LengthsAgainstCufftHalf) {
-  // 1-D n = 512 .. 4096: the planner's tiles of 2^12 elements (one round of 256 threads: 8, 4,
-  // 2 groups or one) over batches of 2^21 elements, single sequences (blocks of one group) and
-  // scaling.
+  // 1-D n = 512 .. 4096: the launcher's tiles of 2^13 elements (two rounds of 256 threads: 8,
+  // 4, 2 groups or one) over batches of 2^21 elements, single sequences (blocks of one group,
+  // its second round empty) and scaling.
   run_cases({{1, 512, 4096, nullptr},
              {1, 1024, 2048, nullptr},
              {1, 2048, 1024, nullptr},
@@ -309,7 +309,7 @@ TEST_F(TcGroupPass, PartialTilesAgainstCufftHalf) {
   run_cases({{1, 512, 4096 + 5, nullptr},
              {1, 1024, 2048 + 3, nullptr},
              {1, 2048, 1024 + 1, nullptr},
-             {1, 512, 7, nullptr, fftcore::Scaling::kByN}},
+             {1, 512, 8192 + 3, nullptr, fftcore::Scaling::kByN}},
             true, fftcore::detail::tc::group_pass::eligible);
 }
 

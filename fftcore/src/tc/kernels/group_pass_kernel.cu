@@ -13,6 +13,7 @@
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/pass_launch.hpp"
+#include "tc/plan_logic.hpp"
 
 namespace fftcore::detail::tc {
 namespace {
@@ -182,8 +183,17 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                                     << (gp::kLogValues - gp::log_last_radix(kLogL));
   bool const vector =
       gp::aligned_outputs(pass) && reinterpret_cast<std::uintptr_t>(dst) % kBytes == 0;
-  return vector ? launch_kind<kLogL, true>(pass, src, dst, coarse, inverse, stream)
-                : launch_kind<kLogL, false>(pass, src, dst, coarse, inverse, stream);
+  // Tiles of twice the planner's sequences (2^12 elements: one round of 256 threads), so that
+  // each block takes two rounds (FFTCORE_TC_GROUP_ROUNDS=r: 2^r, r = 0..3, A/B). H100, ms per
+  // 2^28 elements, two runs each in one call (NOTES.md session 32), one / two / four / eight
+  // rounds: 2^10 0.774-0.775 / 0.768-0.770 / 0.766-0.774 / 0.764-0.776, 2^11 0.782-0.784 /
+  // 0.777-0.779 / 0.773-0.780 / 0.769-0.777, 512x512 1.676-1.680 / 1.671-1.672 / 1.678-1.687
+  // / 1.684-1.697, 2^9 and 2^12 the same within 0.5 %.
+  static int const log_rounds = env_int("FFTCORE_TC_GROUP_ROUNDS", 1);
+  PassParams const tiled =
+      log_rounds > 0 && log_rounds <= 3 ? retiled(pass, pass.log_tile + log_rounds) : pass;
+  return vector ? launch_kind<kLogL, true>(tiled, src, dst, coarse, inverse, stream)
+                : launch_kind<kLogL, false>(tiled, src, dst, coarse, inverse, stream);
 }
 
 template <int kLogL>
