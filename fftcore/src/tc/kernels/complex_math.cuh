@@ -14,6 +14,22 @@ namespace fftcore::detail::tc {
 __device__ __forceinline__ float2 cmul(float2 a, float2 b) {
   return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
+/// t[k] = s w^k for k < kR (a power of two), by products in a tree (t[span + k] = t[k]
+/// w^span, w^span by squaring): the same number of products as the chain t[k + 1] = t[k] w
+/// within a few, but log2 kR + 1 deep instead of kR - 1, so that a latency-bound kernel does
+/// not wait on the chain (FP32 rounding: a few 2^-24 relative either way).
+template <int kR>
+__device__ __forceinline__ void scaled_powers(float s, float2 w, float2 (&t)[kR]) {
+  t[0] = make_float2(s, 0.f);
+  float2 p = w;  // w^span
+#pragma unroll
+  for (int span = 1; span < kR; span *= 2) {
+    t[span] = make_float2(s * p.x, s * p.y);
+#pragma unroll
+    for (int k = 1; k < span; ++k) t[span + k] = cmul(t[k], p);
+    if (2 * span < kR) p = cmul(p, p);
+  }
+}
 __device__ __forceinline__ float2 cadd(float2 a, float2 b) {
   return make_float2(a.x + b.x, a.y + b.y);
 }

@@ -268,12 +268,28 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
       }
       dft_pow2<kLogR>(a);                                             // a[bit_reverse(k)] = DFT[k]
       float2 const wb = __ldg(coarse + (b << (kLogCoarse - kLogL)));  // W_L^b
-      float2 t = make_float2(s3, 0.f);
+      if constexpr (kReal == 0) {
+        // s3 W_L^(b k) in a tree 5 products deep, not a chain of 15: the pass waits on the
+        // chain's latency at 16 warps per SM (H100, ms per 2^28 elements, three runs each in
+        // one call, NOTES.md session 32, chain / tree: 4096x4096 1.890-1.905 / 1.862-1.879,
+        // 2048x2048 1.932-1.944 / 1.892-1.899, 1024x1024 1.812-1.825 / 1.783-1.788, 2^20
+        // 2.114-2.131 / 2.060-2.062, 2^24 2.210-2.229 / 2.181-2.189). Not in the real passes'
+        // kernels, which spilled 48-200 bytes with it.
+        float2 t[kR];
+        scaled_powers(s3, wb, t);
 #pragma unroll
-      for (int k = 0; k < kR; ++k) {
-        words[tp::word_of<kLogL, kWords>(cu, tp::position(0, b, k, kLogL))] =
-            pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
-        if (k + 1 < kR) t = cmul(t, wb);
+        for (int k = 0; k < kR; ++k) {
+          words[tp::word_of<kLogL, kWords>(cu, tp::position(0, b, k, kLogL))] =
+              pack_word(cmul(a[bit_reverse<kLogR>(k)], t[k]));
+        }
+      } else {
+        float2 t = make_float2(s3, 0.f);
+#pragma unroll
+        for (int k = 0; k < kR; ++k) {
+          words[tp::word_of<kLogL, kWords>(cu, tp::position(0, b, k, kLogL))] =
+              pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
+          if (k + 1 < kR) t = cmul(t, wb);
+        }
       }
     }
     __syncthreads();
