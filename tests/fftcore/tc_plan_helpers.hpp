@@ -2,7 +2,8 @@
 // Plan helpers shared by the CPU tests of the pass kernels (tc_small/warp/column/stockham
 // _pass_test): descriptors of 1-D and 2-D transforms, their pass layouts, forced splits, the
 // bank-conflict count of a warp's float2 shared-memory access, the direct DFT of a butterfly's
-// inputs, and the comparison of emulated rows with a direct DFT.
+// inputs, the comparison of emulated rows with a direct DFT, and the run of an emulated row pass
+// on random data checked that way.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -114,6 +116,46 @@ std::pair<double, double> row_dft_error(std::vector<std::complex<double>> const&
     }
   }
   return {max_err, max_in};
+}
+
+/// Runs `run(src, dst, writes)` (a row pass emulated on the CPU as its kernel runs it: forward,
+/// `writes` counting the stores to each element of dst) on `count` random values, forward or
+/// inverse (conj(forward(conj x)), the kernels' way), in place (src = dst) or out of place, and
+/// expects every element written once and every row of `cols` points to be `scale` times the
+/// direct long-double DFT of the input row times factor(i) for output i.
+template <typename Run, typename Factor>
+void expect_emulated_rows_give_the_dft(std::size_t count, std::int64_t cols, bool inverse,
+                                       bool in_place, double scale, Run run, Factor factor) {
+  using cd = std::complex<double>;
+  unsigned seed = 0;
+  std::vector<cd> const x = tcfft::testing::random_complex(count, seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::vector<cd> in(count), out(count, cd(std::nan(""), 0));
+  for (std::size_t i = 0; i < count; ++i) in[i] = inverse ? std::conj(x[i]) : x[i];
+  std::vector<int> writes(count, 0);
+  if (in_place) {
+    out = in;
+    run(out, out, writes);
+  } else {
+    run(in, out, writes);
+  }
+  if (inverse) {
+    for (cd& v : out) v = std::conj(v);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    ASSERT_EQ(writes[i], 1) << "element " << i << " written " << writes[i] << " times";
+  }
+  auto const [max_err, max_in] = row_dft_error(x, out, cols, inverse, scale, factor);
+  EXPECT_GT(max_in, 0.0);
+  EXPECT_LT(max_err, 1e-9 * max_in);
+}
+
+/// The same without factors.
+template <typename Run>
+void expect_emulated_rows_give_the_dft(std::size_t count, std::int64_t cols, bool inverse,
+                                       bool in_place, double scale, Run run) {
+  expect_emulated_rows_give_the_dft(count, cols, inverse, in_place, scale, run,
+                                    [](std::size_t) { return std::complex<double>(1, 0); });
 }
 
 }  // namespace tcfft::testing::plans

@@ -30,10 +30,10 @@ using fftcore::detail::tc::PassParams;
 using fftcore::detail::tc::PlanOptions;
 using cd = std::complex<double>;
 using tcfft::testing::plans::desc;
+using tcfft::testing::plans::expect_emulated_rows_give_the_dft;
 using tcfft::testing::plans::float2_wavefronts;
 using tcfft::testing::plans::layout_of;
 using tcfft::testing::plans::log2_of;
-using tcfft::testing::plans::row_dft_error;
 using tcfft::testing::plans::small_dft;
 using tcfft::testing::plans::split;
 
@@ -391,28 +391,12 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile
     p.tiles0 = p.blocks = (d.batch + (std::int64_t{1} << log_tile) - 1) >> log_tile;
     fftcore::detail::tc::set_origin_shortcuts(p);
   }
-  auto const count = static_cast<std::size_t>(d.batch * d.elements());
-  unsigned seed = 0;
-  std::vector<cd> const x = tcfft::testing::random_complex(count, seed);
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::vector<cd> in(count), out(count, cd(std::nan(""), 0));
-  for (std::size_t i = 0; i < count; ++i) in[i] = inverse ? std::conj(x[i]) : x[i];
-  std::vector<int> writes(count, 0);
-  if (in_place) {
-    out = in;
-    run_warp(p, out, out, writes);
-  } else {
-    run_warp(p, in, out, writes);
-  }
-  if (inverse) {
-    for (cd& v : out) v = std::conj(v);
-  }
-  for (std::size_t i = 0; i < count; ++i) {
-    ASSERT_EQ(writes[i], 1) << "element " << i << " written " << writes[i] << " times";
-  }
-  auto const [max_err, max_in] = row_dft_error(x, out, cols, inverse, static_cast<double>(p.scale),
-                                               [](std::size_t) { return cd(1, 0); });
-  EXPECT_LT(max_err, 1e-9 * max_in);
+  expect_emulated_rows_give_the_dft(
+      static_cast<std::size_t>(d.batch * d.elements()), cols, inverse, in_place,
+      static_cast<double>(p.scale),
+      [&p](std::vector<cd> const& src, std::vector<cd>& dst, std::vector<int>& writes) {
+        run_warp(p, src, dst, writes);
+      });
 }
 
 TEST(TcWarpPass, EmulatedPassesGiveTheDft) {
