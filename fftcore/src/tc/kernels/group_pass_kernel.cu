@@ -5,7 +5,6 @@
 // (group_pass_layout.hpp has the maps and the reason).
 #include <cuda_fp16.h>
 
-#include <atomic>
 #include <cstdint>
 
 #include "tc/group_pass_layout.hpp"
@@ -84,20 +83,17 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, kMinBlocks)
   float2 const w1 = __ldg(coarse + (lane << (kLogCoarse - kLogL)));
   float2 const w2 = __ldg(coarse + (m3_2 << (kLogCoarse - kLogG)));
 
-  // Step 1's loads of tile sequence t: x[m + M n1], a warp's lanes on adjacent words.
-  auto const load = [&](int t, std::uint32_t(&raw)[kV]) {
-    std::uint32_t const* const seq =
-        in + (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(lane));
-#pragma unroll
-    for (int n1 = 0; n1 < kV; ++n1) raw[n1] = seq[n1 << kLogG];
-  };
   int const rounds = 1 << gp::log_rounds(p.log_tile, kLogL);
 #pragma unroll 1
   for (int r = 0; r < rounds; ++r) {
     int const t = gp::tile_sequence(r, group, log_threads, kLogL);
     if (t >= valid_t) break;  // the whole group: later rounds' sequences lie further on
+    // Step 1: x[m + M n1], a warp's lanes on adjacent words; every load before any use.
+    std::uint32_t const* const seq =
+        in + (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(lane));
     std::uint32_t raw[kV];
-    load(t, raw);
+#pragma unroll
+    for (int n1 = 0; n1 < kV; ++n1) raw[n1] = seq[n1 << kLogG];
     float2 a[kV];
 #pragma unroll
     for (int n1 = 0; n1 < kV; ++n1) a[n1] = unpack_word(raw[n1] ^ conj);
