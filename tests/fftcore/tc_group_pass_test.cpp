@@ -197,19 +197,24 @@ TEST(TcGroupPass, ExchangeSlotsAreDistinctAndBankConflictFree) {
 }
 
 /// One pass as the group-pass kernel runs it, forward, group by group: step 1 (loads of x[m +
-/// M n1] at 32-bit in-tile offsets, the 16-point DFT, scale W_L^(m k1), slots), step 2 (the
-/// 16-point DFT over m2 of slots (k1, m2, m3), W_M^(m3 k2), back into the slots it read), step 3
-/// (butterflies b = C l + i, the R3-point DFTs, stores of X[b + 256 k3]). `writes` counts the
-/// stores to each element of dst. src may be dst: a group reads its sequence before it writes.
+/// M n1] at 32-bit in-tile offsets, the R1-point DFT over n1 of each of the lane's 16 / R1
+/// columns m, scale W_L^(m k1), slots), step 2 (the 16-point DFT over m2 of slots (k1, m2, m3),
+/// W_M^(m3 k2), back into the slots it read), step 3 (butterflies b = C step3_order(l) + i, the
+/// R3-point DFTs, stores of X[b + 16 R1 k3]); R1 = 16, or 8 in the wide form. `writes` counts
+/// the stores to each element of dst. src may be dst: a group reads its sequence before it
+/// writes.
 void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst,
-               std::vector<int>& writes) {
+               std::vector<int>& writes, bool wide) {
   int const log_l = p.log_length;
   int const l = 1 << log_l;
-  int const lr = gp::log_last_radix(log_l);
+  int const lr1 = gp::log_first_radix(wide);
+  int const r1 = 1 << lr1;
+  int const lr = gp::log_last_radix(log_l, wide);
   int const r3 = 1 << lr;
   int const c = 16 / r3;
   int const lanes = 1 << gp::log_group_lanes(log_l);
-  int const m = lanes;  // M = L / 16
+  int const m = l / r1;         // M = L / R1 columns
+  int const columns = 16 / r1;  // a lane's step-1 columns
   int const log_threads = gp::log_threads(p.log_tile, log_l);
   int const groups = 1 << (log_threads - gp::log_group_lanes(log_l));
   int const rounds = 1 << gp::log_rounds(p.log_tile, log_l);
@@ -217,6 +222,9 @@ void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>&
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
   double const scale = static_cast<double>(p.scale);
   cd const nan(std::numeric_limits<double>::quiet_NaN(), 0);
+  auto const slot = [&](int k1, int m2, int m3) {
+    return static_cast<std::size_t>(gp::slot(k1, m2, m3, log_l, wide));
+  };
   std::vector<cd> xs;
   for (std::int64_t blk = 0; blk < p.blocks; ++blk) {
     auto const o = fftcore::detail::tc::block_origin(p, blk);
@@ -226,50 +234,54 @@ void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>&
       for (int r = 0; r < rounds; ++r) {
         int const t = gp::tile_sequence(r, g, log_threads, log_l);
         if (t >= valid_t) break;
-        xs.assign(static_cast<std::size_t>(gp::group_slots(log_l)), nan);
+        xs.assign(static_cast<std::size_t>(gp::group_slots(log_l, wide)), nan);
         for (int lane = 0; lane < lanes; ++lane) {  // step 1
-          std::uint32_t const at =
-              static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(lane);
-          std::array<cd, 16> a{};
-          for (int n1 = 0; n1 < 16; ++n1) {
-            a[static_cast<std::size_t>(n1)] = src.at(
-                static_cast<std::size_t>(o.in_base + (at + static_cast<std::uint32_t>(n1 * m))));
-          }
-          std::array<cd, 16> const y = small_dft(a, 16);
-          for (int k1 = 0; k1 < 16; ++k1) {
-            xs.at(static_cast<std::size_t>(gp::slot(k1, lane >> lr, lane & (r3 - 1), log_l))) =
-                y[static_cast<std::size_t>(k1)] * scale *
-                tcfft::testing::root_of_unity(lane * k1, l, false);
+          int const first = columns * lane;
+          for (int q = 0; q < columns; ++q) {
+            int const col = first + q;
+            std::uint32_t const at =
+                static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(col);
+            std::array<cd, 16> a{};
+            for (int n1 = 0; n1 < r1; ++n1) {
+              a[static_cast<std::size_t>(n1)] = src.at(
+                  static_cast<std::size_t>(o.in_base + (at + static_cast<std::uint32_t>(n1 * m))));
+            }
+            std::array<cd, 16> const y = small_dft(a, r1);
+            for (int k1 = 0; k1 < r1; ++k1) {
+              std::size_t const s = slot(k1, col >> lr, col & (r3 - 1));
+              // The kernel's second column: its first's slot plus S3 (no carry into m2).
+              ASSERT_EQ(s, slot(k1, first >> lr, first & (r3 - 1)) +
+                               static_cast<std::size_t>(q * gp::m3_stride(log_l, wide)));
+              xs.at(s) = y[static_cast<std::size_t>(k1)] * scale *
+                         tcfft::testing::root_of_unity(col * k1, l, false);
+            }
           }
         }
         for (int lane = 0; lane < lanes; ++lane) {  // step 2, in place
-          int const k1 = gp::step2_k1(lane, log_l), m3 = gp::step2_m3(lane, log_l);
+          int const k1 = gp::step2_k1(lane, log_l, wide), m3 = gp::step2_m3(lane, log_l, wide);
           std::array<cd, 16> a{};
-          for (int m2 = 0; m2 < 16; ++m2) {
-            a[static_cast<std::size_t>(m2)] =
-                xs.at(static_cast<std::size_t>(gp::slot(k1, m2, m3, log_l)));
-          }
+          for (int m2 = 0; m2 < 16; ++m2) a[static_cast<std::size_t>(m2)] = xs.at(slot(k1, m2, m3));
           std::array<cd, 16> const y = small_dft(a, 16);
           for (int k2 = 0; k2 < 16; ++k2) {
-            xs.at(static_cast<std::size_t>(gp::slot(k1, k2, m3, log_l))) =
+            xs.at(slot(k1, k2, m3)) =
                 y[static_cast<std::size_t>(k2)] * tcfft::testing::root_of_unity(m3 * k2, m, false);
           }
         }
         for (int lane = 0; lane < lanes; ++lane) {  // step 3
+          int const b0 = gp::step3_butterfly(lane, 0, log_l, wide);
           std::uint32_t const at =
-              static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(c * lane);
+              static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(b0);
           for (int i = 0; i < c; ++i) {
-            int const b = gp::step3_butterfly(lane, i, log_l);
-            ASSERT_EQ(b, c * lane + i);
+            int const b = gp::step3_butterfly(lane, i, log_l, wide);
+            ASSERT_EQ(b, b0 + i);
             std::array<cd, 16> a{};
             for (int m3 = 0; m3 < r3; ++m3) {
-              a[static_cast<std::size_t>(m3)] =
-                  xs.at(static_cast<std::size_t>(gp::slot(b & 15, b >> 4, m3, log_l)));
+              a[static_cast<std::size_t>(m3)] = xs.at(slot(b & (r1 - 1), b >> lr1, m3));
             }
             std::array<cd, 16> const y = small_dft(a, r3);
             for (int k3 = 0; k3 < r3; ++k3) {
               auto const k = static_cast<std::size_t>(
-                  o.out_base + (at + static_cast<std::uint32_t>(i + 256 * k3)));
+                  o.out_base + (at + static_cast<std::uint32_t>(i + 16 * r1 * k3)));
               dst.at(k) = y[static_cast<std::size_t>(k3)];
               ++writes.at(k);
             }
@@ -284,12 +296,14 @@ void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>&
 /// data, forward or inverse (conj(forward(conj x)), the kernel's), in or out of place, and
 /// checks every row against a direct long-double DFT scaled by the pass's scale. log_tile >= 0
 /// (1-D only) retiles the pass to 2^log_tile sequences per block.
-void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile = -1) {
+void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile = -1,
+           bool wide = false) {
   std::int64_t const cols = d.rank == 2 ? d.dims[1] : d.dims[0];
   SCOPED_TRACE((d.rank == 2 ? std::to_string(d.dims[0]) + " x " : std::string()) +
                std::to_string(cols) + " batch " + std::to_string(d.batch) +
                (inverse ? " inverse" : " forward") + (in_place ? " in place" : " out of place") +
-               (log_tile >= 0 ? " T = 2^" + std::to_string(log_tile) : std::string()));
+               (log_tile >= 0 ? " T = 2^" + std::to_string(log_tile) : std::string()) +
+               (wide ? " wide" : ""));
   PassLayout const layout = layout_of(d);
   PassParams const* pass = nullptr;
   for (PassParams const& p : layout.passes) {
@@ -298,6 +312,7 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile
   ASSERT_NE(pass, nullptr);
   PassParams p = *pass;
   ASSERT_TRUE(gp::eligible(p));
+  ASSERT_TRUE(!wide || gp::wide_eligible(p));
   ASSERT_TRUE(fftcore::detail::tc::same_places(p));
   if (log_tile >= 0) {
     ASSERT_EQ(d.rank, 1);
@@ -308,8 +323,8 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile
   expect_emulated_rows_give_the_dft(
       static_cast<std::size_t>(d.batch * d.elements()), cols, inverse, in_place,
       static_cast<double>(p.scale),
-      [&p](std::vector<cd> const& src, std::vector<cd>& dst, std::vector<int>& writes) {
-        run_group(p, src, dst, writes);
+      [&p, wide](std::vector<cd> const& src, std::vector<cd>& dst, std::vector<int>& writes) {
+        run_group(p, src, dst, writes, wide);
       });
 }
 
@@ -327,6 +342,100 @@ TEST(TcGroupPass, EmulatedPassesGiveTheDft) {
   }
   check(desc(512, 512, 1), false, false);
   check(desc(64, 2048, 1), true, true);
+}
+
+TEST(TcGroupPass, EmulatedWidePassesGiveTheDft) {
+  for (int k = gp::kMinLogLength; k <= gp::kMaxWideLogLength; ++k) {
+    std::int64_t const n = std::int64_t{1} << k;
+    check(desc(1, n, 3), false, false, -1, true);
+    fftcore::PlanDesc by_n = desc(1, n, 5);
+    by_n.scaling = fftcore::Scaling::kByN;
+    check(by_n, true, true, -1, true);
+    check(desc(1, n, 11), false, true, 14 - k, true);
+    check(desc(1, n, 3), true, false, 0, true);
+  }
+  check(desc(512, 512, 1), false, false, -1, true);
+  check(desc(64, 2048, 1), true, true, -1, true);
+}
+
+/// The wide form's exchange: slots distinct and inside the area, and the wavefronts per warp
+/// access of each step (float2 accesses, two per warp where conflict-free): step 1's writes
+/// (k1 and the column q fixed, lane l on column 2 l + q), step 2's reads and writes, step 3's
+/// reads; two everywhere but 1024 points' step 3 (four: no stride setting makes all three steps
+/// conflict-free there). A changed stride or step3_order fails here.
+void check_wide_exchange(int log_l) {
+  SCOPED_TRACE("wide, L = 2^" + std::to_string(log_l));
+  int const lr = gp::log_last_radix(log_l, true);
+  int const r3 = 1 << lr;
+  int const c = 16 / r3;
+  int const lanes = 1 << gp::log_group_lanes(log_l);
+  int const area = gp::group_slots(log_l, true);
+  std::vector<int> owner(static_cast<std::size_t>(area), 0);
+  for (int k1 = 0; k1 < 8; ++k1) {
+    for (int m2 = 0; m2 < 16; ++m2) {
+      for (int m3 = 0; m3 < r3; ++m3) {
+        int const s = gp::slot(k1, m2, m3, log_l, true);
+        ASSERT_GE(s, 0);
+        ASSERT_LT(s, area);
+        ASSERT_EQ(++owner[static_cast<std::size_t>(s)], 1) << k1 << " " << m2 << " " << m3;
+      }
+    }
+  }
+  EXPECT_LE(area, gp::group_slots(log_l)) << "no larger than the 16-point form's";
+  int const step3_fronts = log_l == 10 ? 4 : 2;
+  std::vector<int> slots(32);
+  std::vector<int> orders;
+  for (int w = 0; w < lanes / 32; ++w) {
+    for (int q = 0; q < 2; ++q) {
+      for (int k1 = 0; k1 < 8; ++k1) {
+        for (int i = 0; i < 32; ++i) {
+          int const col = 2 * (32 * w + i) + q;
+          slots[static_cast<std::size_t>(i)] = gp::slot(k1, col >> lr, col & (r3 - 1), log_l, true);
+        }
+        EXPECT_EQ(float2_wavefronts(slots), 2)
+            << "step 1, warp " << w << " q " << q << " k1 " << k1;
+      }
+    }
+    for (int m2 = 0; m2 < 16; ++m2) {
+      for (int i = 0; i < 32; ++i) {
+        int const lane = 32 * w + i;
+        slots[static_cast<std::size_t>(i)] = gp::slot(gp::step2_k1(lane, log_l, true), m2,
+                                                      gp::step2_m3(lane, log_l, true), log_l, true);
+      }
+      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 2, warp " << w << " m2 " << m2;
+    }
+    for (int i3 = 0; i3 < c; ++i3) {
+      for (int m3 = 0; m3 < r3; ++m3) {
+        for (int i = 0; i < 32; ++i) {
+          int const b = gp::step3_butterfly(32 * w + i, i3, log_l, true);
+          slots[static_cast<std::size_t>(i)] = gp::slot(b & 7, b >> 3, m3, log_l, true);
+        }
+        EXPECT_EQ(float2_wavefronts(slots), step3_fronts) << "step 3, warp " << w << " i " << i3;
+      }
+    }
+    // step3_order permutes each warp's lanes: its stores cover the warp's runs.
+    orders.clear();
+    for (int i = 0; i < 32; ++i) orders.push_back(gp::step3_order(32 * w + i, log_l, true));
+    std::sort(orders.begin(), orders.end());
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(orders[static_cast<std::size_t>(i)], 32 * w + i);
+  }
+}
+
+TEST(TcGroupPass, WideExchangeSlotsAreDistinctWithTheirWavefronts) {
+  for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxWideLogLength; ++log_l) {
+    check_wide_exchange(log_l);
+  }
+}
+
+TEST(TcGroupPass, WideFormTakesPassesWithEvenInputStrides) {
+  for (int k = gp::kMinLogLength; k <= gp::kMaxLogLength; ++k) {
+    PassParams const base = layout_of(desc(1, std::int64_t{1} << k, 5)).passes[0];
+    EXPECT_EQ(gp::wide_eligible(base), k <= gp::kMaxWideLogLength) << "n = 2^" << k;
+  }
+  PassParams p = layout_of(desc(1, 1024, 5)).passes[0];
+  p.in_stride[0] = 1025;
+  p.scatter = 1;
+  EXPECT_FALSE(gp::wide_eligible(p)) << "odd input stride: 8-byte loads misaligned";
 }
 
 }  // namespace

@@ -26,6 +26,18 @@
 // X[k1 + 16 k'] = sum_m W_M^(m k') W_L^(m k1) sum_n1 W_16^(n1 k1) x[m + M n1] (k' = k2 + 16 k3)
 // and the length-M DFT over m = m3 + R3 m2 splits the same way: it is the DFT. FP32 from the
 // load to the store, one FP16 rounding.
+//
+// The wide form (`wide` below; 512..2048 points): step 1 of radix 8 instead of 16, so that a
+// lane takes two adjacent columns m = 2 l, 2 l + 1 of M = L / 8 and loads x[m + M n1] (n1 < 8)
+// as eight 8-byte words (a warp reads 256 adjacent bytes a load) instead of sixteen 4-byte ones;
+// step 2 radix 16 as before, step 3 radix R3 = L / 128 over C = 16 / R3 butterflies b = k1 + 8
+// k2 a lane, X[b + 128 k3]. Why: with the same arithmetic, loading the words as 8-byte pairs took
+// 1024..4096-point passes 3-4 % faster (a timing probe, NOTES.md session 33), while 8-byte loads
+// with a shuffle to keep the 16-point first step were slower (the shuffles). Its strides have no
+// conflict-free setting at 1024 (searched over k1, m2, m3 strides and lane orders): step 3's reads
+// take two wavefronts a half-warp there; 512 is conflict-free with step 3's lanes in the order
+// step3_order gives (tc_group_pass_test checks both). Measured faster than the 16-point first
+// step at 512 points only, where it runs by default (group_pass_kernel.cu: runs_wide).
 #pragma once
 
 #include "pass_params.hpp"
@@ -37,10 +49,16 @@ inline constexpr int kMaxLogLength = 12;  ///< L = 4096: eight warps a group
 inline constexpr int kLogValues = 4;      ///< values a lane holds (16)
 inline constexpr int kLogMaxThreads = 8;  ///< 256 threads a block: 1..8 groups
 
+inline constexpr int kMaxWideLogLength = 11;  ///< the wide form: 512..2048 (R3 <= 16)
+
 /// log2 of G = L / 16, a group's lanes.
 FFTCORE_HD constexpr int log_group_lanes(int log_l) { return log_l - kLogValues; }
-/// log2 of R3 = L / 256, the last step's radix.
-FFTCORE_HD constexpr int log_last_radix(int log_l) { return log_l - 2 * kLogValues; }
+/// log2 of step 1's radix R1: 16, or 8 in the wide form.
+FFTCORE_HD constexpr int log_first_radix(bool wide) { return wide ? kLogValues - 1 : kLogValues; }
+/// log2 of R3 = L / (16 R1), the last step's radix (L / 256, or L / 128 in the wide form).
+FFTCORE_HD constexpr int log_last_radix(int log_l, bool wide = false) {
+  return log_l - kLogValues - log_first_radix(wide);
+}
 
 /// Whether the group pass runs `p`: FP16 in and out, 512 <= L <= 4096, no hooks, no pass
 /// twiddle, no real split, unit element strides on both sides (each sequence's points adjacent),
@@ -84,21 +102,54 @@ FFTCORE_HD constexpr int span_m(int log_l) {
   return stride_m3(log_l) * ((1 << log_last_radix(log_l)) - 1) + 16;
 }
 FFTCORE_HD constexpr int stride_k1(int log_l) { return (span_m(log_l) + 14) / 16 * 16 + 1; }
-/// Slots of a group's area.
-FFTCORE_HD constexpr int group_slots(int log_l) { return 15 * stride_k1(log_l) + span_m(log_l); }
-FFTCORE_HD constexpr int slot(int k1, int m2, int m3, int log_l) {
-  return k1 * stride_k1(log_l) + m3 * stride_m3(log_l) + m2;
+
+/// The wide form's slot k1 S1 + m3 S3 + m2 S2 (k1 < 8), strides found by search (the smallest
+/// area with the fewest conflicts): 512 (71, 20, 3), 1024 (143, 18, 1), 2048 (274, 17, 1).
+FFTCORE_HD constexpr int wide_stride_k1(int log_l) {
+  return log_l == 9 ? 71 : log_l == 10 ? 143 : 274;
+}
+FFTCORE_HD constexpr int wide_stride_m3(int log_l) {
+  return log_l == 9 ? 20 : log_l == 10 ? 18 : 17;
+}
+
+/// The strides of k1, m2 and m3 in the group's area.
+FFTCORE_HD constexpr int k1_stride(int log_l, bool wide = false) {
+  return wide ? wide_stride_k1(log_l) : stride_k1(log_l);
+}
+FFTCORE_HD constexpr int m2_stride(int log_l, bool wide = false) {
+  return wide && log_l == 9 ? 3 : 1;
+}
+FFTCORE_HD constexpr int m3_stride(int log_l, bool wide = false) {
+  return wide ? wide_stride_m3(log_l) : stride_m3(log_l);
+}
+FFTCORE_HD constexpr int slot(int k1, int m2, int m3, int log_l, bool wide = false) {
+  return k1 * k1_stride(log_l, wide) + m3 * m3_stride(log_l, wide) + m2 * m2_stride(log_l, wide);
+}
+/// Slots of a group's area: one past the last slot.
+FFTCORE_HD constexpr int group_slots(int log_l, bool wide = false) {
+  return slot((1 << log_first_radix(wide)) - 1, 15, (1 << log_last_radix(log_l, wide)) - 1, log_l,
+              wide) +
+         1;
 }
 
 /// Step 2's lane l of a group: k1 = l / R3, m3 = l mod R3.
-FFTCORE_HD constexpr int step2_k1(int lane, int log_l) { return lane >> log_last_radix(log_l); }
-FFTCORE_HD constexpr int step2_m3(int lane, int log_l) {
-  return lane & ((1 << log_last_radix(log_l)) - 1);
+FFTCORE_HD constexpr int step2_k1(int lane, int log_l, bool wide = false) {
+  return lane >> log_last_radix(log_l, wide);
 }
-/// Step 3's butterfly i (< C = 16 / R3) of lane l: b = C l + i, so that a lane's outputs
-/// X[b + 256 k3] are C adjacent words (one 8- to 32-byte store where aligned).
-FFTCORE_HD constexpr int step3_butterfly(int lane, int i, int log_l) {
-  return (lane << (kLogValues - log_last_radix(log_l))) + i;
+FFTCORE_HD constexpr int step2_m3(int lane, int log_l, bool wide = false) {
+  return lane & ((1 << log_last_radix(log_l, wide)) - 1);
+}
+/// Step 3's lane order: lane l takes the butterflies of lane step3_order(l), a permutation
+/// within each warp (so a warp's stores still cover the same runs): the identity, but in the
+/// wide form at 512 points bits 3 and 4 swapped, which puts the two k1 halves of a step-3 read
+/// into different half-warps (conflict-free, where the identity takes two wavefronts).
+FFTCORE_HD constexpr int step3_order(int lane, int log_l, bool wide = false) {
+  return wide && log_l == 9 ? (lane & ~24) | ((lane & 8) << 1) | ((lane & 16) >> 1) : lane;
+}
+/// Step 3's butterfly i (< C = 16 / R3) of lane l: b = C step3_order(l) + i, so that a lane's
+/// outputs X[b + 16 R1 k3] are C adjacent words (one 8- to 32-byte store where aligned).
+FFTCORE_HD constexpr int step3_butterfly(int lane, int i, int log_l, bool wide = false) {
+  return (step3_order(lane, log_l, wide) << (kLogValues - log_last_radix(log_l, wide))) + i;
 }
 
 /// Whether every lane's C adjacent outputs (C = 16 / R3) lie on a 4 C-byte boundary relative to
@@ -109,6 +160,19 @@ FFTCORE_HD inline bool aligned_outputs(PassParams const& p) {
   bool ok = true;
   for (int i = 0; i < kDigits; ++i) ok = ok && (p.out_stride[i] & c_mask) == 0;
   return ok;
+}
+
+/// Whether every lane's 8-byte loads of the wide form lie on 8-byte boundaries relative to the
+/// source: every input stride even (the pointer's alignment is the launcher's check).
+FFTCORE_HD inline bool aligned_input_pairs(PassParams const& p) {
+  bool ok = true;
+  for (int i = 0; i < kDigits; ++i) ok = ok && (p.in_stride[i] & 1) == 0;
+  return ok;
+}
+/// Whether the wide form can run `p` (an eligible pass of 512..2048 points with even input
+/// strides; the source's alignment is the launcher's check).
+FFTCORE_HD inline bool wide_eligible(PassParams const& p) {
+  return eligible(p) && p.log_length <= kMaxWideLogLength && aligned_input_pairs(p);
 }
 
 }  // namespace fftcore::detail::tc::group_pass
