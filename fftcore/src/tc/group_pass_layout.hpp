@@ -33,11 +33,13 @@
 // step 2 radix 16 as before, step 3 radix R3 = L / 128 over C = 16 / R3 butterflies b = k1 + 8
 // k2 a lane, X[b + 128 k3]. Why: with the same arithmetic, loading the words as 8-byte pairs took
 // 1024..4096-point passes 3-4 % faster (a timing probe, NOTES.md session 33), while 8-byte loads
-// with a shuffle to keep the 16-point first step were slower (the shuffles). Its strides have no
+// with a shuffle to keep the 16-point first step were slower (the shuffles). One layout has no
 // conflict-free setting at 1024 (searched over k1, m2, m3 strides and lane orders): step 3's reads
 // take two wavefronts a half-warp there; 512 is conflict-free with step 3's lanes in the order
 // step3_order gives (tc_group_pass_test checks both). Measured faster than the 16-point first
-// step at 512 points only, where it runs by default (group_pass_kernel.cu: runs_wide).
+// step at 512 points only, where it runs by default (group_pass_kernel.cu: runs_wide); at 1024
+// also with two layouts free of conflicts (experiments/group_wide_1024_two_layouts.patch) it
+// was not.
 #pragma once
 
 #include "pass_params.hpp"
