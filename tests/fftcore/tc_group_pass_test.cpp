@@ -143,57 +143,83 @@ TEST(TcGroupPass, RoundsCoverEveryTileSequenceOnce) {
   }
 }
 
-/// The slots of (k1, m2, m3) are distinct and inside the group's area; step 1's writes (k1
-/// fixed, lane m = m3 + R3 m2), step 2's reads and writes (m2 fixed, lane = m3 + R3 k1) and step
-/// 3's reads (i and m3 fixed, lane l: k1 = (C l + i) mod 16, m2 = (C l + i) / 16) take two
-/// wavefronts per warp, one per half-warp (float2 accesses).
-void check_exchange(int log_l) {
-  SCOPED_TRACE("L = 2^" + std::to_string(log_l));
-  int const lr = gp::log_last_radix(log_l);
+/// The slots of (k1, m2, m3) are distinct and inside the group's area; step 1's writes (k1 and
+/// the lane's column q fixed, lane l on column m = (16 / R1) l + q = m3 + R3 m2), step 2's reads
+/// and writes (m2 fixed, lane = m3 + R3 k1) and step 3's reads (i and m3 fixed, b = C
+/// step3_order(l) + i: k1 = b mod R1, m2 = b / R1) take two wavefronts per warp, one per
+/// half-warp (float2 accesses). The wide form's step 3 at 1024 points takes four (no stride
+/// setting makes all three steps conflict-free there), and its step3_order permutes each warp's
+/// lanes, so the warp's stores cover its runs. A changed stride or lane order fails here.
+void check_exchange(int log_l, bool wide) {
+  SCOPED_TRACE((wide ? "wide, L = 2^" : "L = 2^") + std::to_string(log_l));
+  int const lr1 = gp::log_first_radix(wide);
+  int const r1 = 1 << lr1;
+  int const columns = 16 / r1;
+  int const lr = gp::log_last_radix(log_l, wide);
   int const r3 = 1 << lr;
   int const c = 16 / r3;
   int const lanes = 1 << gp::log_group_lanes(log_l);
-  std::vector<int> owner(static_cast<std::size_t>(gp::group_slots(log_l)), 0);
-  for (int k1 = 0; k1 < 16; ++k1) {
+  int const area = gp::group_slots(log_l, wide);
+  std::vector<int> owner(static_cast<std::size_t>(area), 0);
+  for (int k1 = 0; k1 < r1; ++k1) {
     for (int m2 = 0; m2 < 16; ++m2) {
       for (int m3 = 0; m3 < r3; ++m3) {
-        int const s = gp::slot(k1, m2, m3, log_l);
+        int const s = gp::slot(k1, m2, m3, log_l, wide);
         ASSERT_GE(s, 0);
-        ASSERT_LT(s, gp::group_slots(log_l));
+        ASSERT_LT(s, area);
         ASSERT_EQ(++owner[static_cast<std::size_t>(s)], 1) << k1 << " " << m2 << " " << m3;
       }
     }
   }
-  EXPECT_LT(gp::group_slots(log_l), 16 * (16 << lr) * 3 / 2 + 16) << "about 1.07-1.51 L";
+  if (wide) {
+    EXPECT_LE(area, gp::group_slots(log_l)) << "no larger than the 16-point form's";
+  } else {
+    EXPECT_LT(area, 16 * (16 << lr) * 3 / 2 + 16) << "about 1.07-1.51 L";
+  }
+  int const step3_fronts = wide && log_l == 10 ? 4 : 2;
   std::vector<int> slots(32);
+  std::vector<int> orders;
   for (int w = 0; w < lanes / 32; ++w) {
-    for (int v = 0; v < 16; ++v) {
+    for (int q = 0; q < columns; ++q) {
+      for (int k1 = 0; k1 < r1; ++k1) {
+        for (int i = 0; i < 32; ++i) {
+          int const col = columns * (32 * w + i) + q;
+          slots[static_cast<std::size_t>(i)] = gp::slot(k1, col >> lr, col & (r3 - 1), log_l, wide);
+        }
+        EXPECT_EQ(float2_wavefronts(slots), 2)
+            << "step 1, warp " << w << " q " << q << " k1 " << k1;
+      }
+    }
+    for (int m2 = 0; m2 < 16; ++m2) {
       for (int i = 0; i < 32; ++i) {
         int const lane = 32 * w + i;
-        slots[static_cast<std::size_t>(i)] = gp::slot(v, lane >> lr, lane & (r3 - 1), log_l);
+        slots[static_cast<std::size_t>(i)] = gp::slot(gp::step2_k1(lane, log_l, wide), m2,
+                                                      gp::step2_m3(lane, log_l, wide), log_l, wide);
       }
-      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 1, warp " << w << " k1 " << v;
-      for (int i = 0; i < 32; ++i) {
-        int const lane = 32 * w + i;
-        slots[static_cast<std::size_t>(i)] =
-            gp::slot(gp::step2_k1(lane, log_l), v, gp::step2_m3(lane, log_l), log_l);
-      }
-      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 2, warp " << w << " m2 " << v;
+      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 2, warp " << w << " m2 " << m2;
     }
     for (int i3 = 0; i3 < c; ++i3) {
       for (int m3 = 0; m3 < r3; ++m3) {
         for (int i = 0; i < 32; ++i) {
-          int const b = gp::step3_butterfly(32 * w + i, i3, log_l);
-          slots[static_cast<std::size_t>(i)] = gp::slot(b & 15, b >> 4, m3, log_l);
+          int const b = gp::step3_butterfly(32 * w + i, i3, log_l, wide);
+          slots[static_cast<std::size_t>(i)] = gp::slot(b & (r1 - 1), b >> lr1, m3, log_l, wide);
         }
-        EXPECT_EQ(float2_wavefronts(slots), 2) << "step 3, warp " << w << " i " << i3;
+        EXPECT_EQ(float2_wavefronts(slots), step3_fronts) << "step 3, warp " << w << " i " << i3;
       }
+    }
+    if (wide) {
+      orders.clear();
+      for (int i = 0; i < 32; ++i) orders.push_back(gp::step3_order(32 * w + i, log_l, true));
+      std::sort(orders.begin(), orders.end());
+      for (int i = 0; i < 32; ++i) EXPECT_EQ(orders[static_cast<std::size_t>(i)], 32 * w + i);
     }
   }
 }
 
 TEST(TcGroupPass, ExchangeSlotsAreDistinctAndBankConflictFree) {
-  for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxLogLength; ++log_l) check_exchange(log_l);
+  for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxLogLength; ++log_l) {
+    check_exchange(log_l, false);
+  }
 }
 
 /// One pass as the group-pass kernel runs it, forward, group by group: step 1 (loads of x[m +
@@ -358,72 +384,9 @@ TEST(TcGroupPass, EmulatedWidePassesGiveTheDft) {
   check(desc(64, 2048, 1), true, true, -1, true);
 }
 
-/// The wide form's exchange: slots distinct and inside the area, and the wavefronts per warp
-/// access of each step (float2 accesses, two per warp where conflict-free): step 1's writes
-/// (k1 and the column q fixed, lane l on column 2 l + q), step 2's reads and writes, step 3's
-/// reads; two everywhere but 1024 points' step 3 (four: no stride setting makes all three steps
-/// conflict-free there). A changed stride or step3_order fails here.
-void check_wide_exchange(int log_l) {
-  SCOPED_TRACE("wide, L = 2^" + std::to_string(log_l));
-  int const lr = gp::log_last_radix(log_l, true);
-  int const r3 = 1 << lr;
-  int const c = 16 / r3;
-  int const lanes = 1 << gp::log_group_lanes(log_l);
-  int const area = gp::group_slots(log_l, true);
-  std::vector<int> owner(static_cast<std::size_t>(area), 0);
-  for (int k1 = 0; k1 < 8; ++k1) {
-    for (int m2 = 0; m2 < 16; ++m2) {
-      for (int m3 = 0; m3 < r3; ++m3) {
-        int const s = gp::slot(k1, m2, m3, log_l, true);
-        ASSERT_GE(s, 0);
-        ASSERT_LT(s, area);
-        ASSERT_EQ(++owner[static_cast<std::size_t>(s)], 1) << k1 << " " << m2 << " " << m3;
-      }
-    }
-  }
-  EXPECT_LE(area, gp::group_slots(log_l)) << "no larger than the 16-point form's";
-  int const step3_fronts = log_l == 10 ? 4 : 2;
-  std::vector<int> slots(32);
-  std::vector<int> orders;
-  for (int w = 0; w < lanes / 32; ++w) {
-    for (int q = 0; q < 2; ++q) {
-      for (int k1 = 0; k1 < 8; ++k1) {
-        for (int i = 0; i < 32; ++i) {
-          int const col = 2 * (32 * w + i) + q;
-          slots[static_cast<std::size_t>(i)] = gp::slot(k1, col >> lr, col & (r3 - 1), log_l, true);
-        }
-        EXPECT_EQ(float2_wavefronts(slots), 2)
-            << "step 1, warp " << w << " q " << q << " k1 " << k1;
-      }
-    }
-    for (int m2 = 0; m2 < 16; ++m2) {
-      for (int i = 0; i < 32; ++i) {
-        int const lane = 32 * w + i;
-        slots[static_cast<std::size_t>(i)] = gp::slot(gp::step2_k1(lane, log_l, true), m2,
-                                                      gp::step2_m3(lane, log_l, true), log_l, true);
-      }
-      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 2, warp " << w << " m2 " << m2;
-    }
-    for (int i3 = 0; i3 < c; ++i3) {
-      for (int m3 = 0; m3 < r3; ++m3) {
-        for (int i = 0; i < 32; ++i) {
-          int const b = gp::step3_butterfly(32 * w + i, i3, log_l, true);
-          slots[static_cast<std::size_t>(i)] = gp::slot(b & 7, b >> 3, m3, log_l, true);
-        }
-        EXPECT_EQ(float2_wavefronts(slots), step3_fronts) << "step 3, warp " << w << " i " << i3;
-      }
-    }
-    // step3_order permutes each warp's lanes: its stores cover the warp's runs.
-    orders.clear();
-    for (int i = 0; i < 32; ++i) orders.push_back(gp::step3_order(32 * w + i, log_l, true));
-    std::sort(orders.begin(), orders.end());
-    for (int i = 0; i < 32; ++i) EXPECT_EQ(orders[static_cast<std::size_t>(i)], 32 * w + i);
-  }
-}
-
 TEST(TcGroupPass, WideExchangeSlotsAreDistinctWithTheirWavefronts) {
   for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxWideLogLength; ++log_l) {
-    check_wide_exchange(log_l);
+    check_exchange(log_l, true);
   }
 }
 

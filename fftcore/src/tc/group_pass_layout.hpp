@@ -105,24 +105,17 @@ FFTCORE_HD constexpr int span_m(int log_l) {
 }
 FFTCORE_HD constexpr int stride_k1(int log_l) { return (span_m(log_l) + 14) / 16 * 16 + 1; }
 
-/// The wide form's slot k1 S1 + m3 S3 + m2 S2 (k1 < 8), strides found by search (the smallest
-/// area with the fewest conflicts): 512 (71, 20, 3), 1024 (143, 18, 1), 2048 (274, 17, 1).
-FFTCORE_HD constexpr int wide_stride_k1(int log_l) {
-  return log_l == 9 ? 71 : log_l == 10 ? 143 : 274;
-}
-FFTCORE_HD constexpr int wide_stride_m3(int log_l) {
-  return log_l == 9 ? 20 : log_l == 10 ? 18 : 17;
-}
-
-/// The strides of k1, m2 and m3 in the group's area.
+/// The strides of k1, m2 and m3 in the group's area: the 16-point form's above (m2's 1), the wide
+/// form's (slot k1 S1 + m3 S3 + m2 S2, k1 < 8) found by search, the smallest area with the fewest
+/// conflicts: (S1, S2, S3) = 512 (71, 3, 20), 1024 (143, 1, 18), 2048 (274, 1, 17).
 FFTCORE_HD constexpr int k1_stride(int log_l, bool wide = false) {
-  return wide ? wide_stride_k1(log_l) : stride_k1(log_l);
+  return !wide ? stride_k1(log_l) : log_l == 9 ? 71 : log_l == 10 ? 143 : 274;
 }
 FFTCORE_HD constexpr int m2_stride(int log_l, bool wide = false) {
   return wide && log_l == 9 ? 3 : 1;
 }
 FFTCORE_HD constexpr int m3_stride(int log_l, bool wide = false) {
-  return wide ? wide_stride_m3(log_l) : stride_m3(log_l);
+  return !wide ? stride_m3(log_l) : log_l == 9 ? 20 : log_l == 10 ? 18 : 17;
 }
 FFTCORE_HD constexpr int slot(int k1, int m2, int m3, int log_l, bool wide = false) {
   return k1 * k1_stride(log_l, wide) + m3 * m3_stride(log_l, wide) + m2 * m2_stride(log_l, wide);
