@@ -114,18 +114,19 @@ TEST(TcGroupPass, HooksTwiddlesAndUnsafeLayoutsStayElsewhere) {
 }
 
 /// Rounds x groups of a block take each of the tile's T sequences once, a group one a round.
-void check_rounds(int log_tile, int log_l) {
-  SCOPED_TRACE("L = 2^" + std::to_string(log_l) + " T = 2^" + std::to_string(log_tile));
-  int const log_threads = gp::log_threads(log_tile, log_l);
-  ASSERT_GE(log_threads, gp::log_group_lanes(log_l));
+void check_rounds(int log_tile, int log_l, gp::Form form) {
+  SCOPED_TRACE("L = 2^" + std::to_string(log_l) + " T = 2^" + std::to_string(log_tile) +
+               (form == gp::Form::kDoubled ? " doubled" : ""));
+  int const log_threads = gp::log_threads(log_tile, log_l, form);
+  ASSERT_GE(log_threads, gp::log_group_lanes(log_l, form));
   ASSERT_LE(log_threads, gp::kLogMaxThreads);
-  int const groups = 1 << (log_threads - gp::log_group_lanes(log_l));
-  int const rounds = 1 << gp::log_rounds(log_tile, log_l);
+  int const groups = 1 << (log_threads - gp::log_group_lanes(log_l, form));
+  int const rounds = 1 << gp::log_rounds(log_tile, log_l, form);
   ASSERT_EQ(std::int64_t{groups} * rounds, std::int64_t{1} << log_tile);
   std::vector<int> seen(std::size_t{1} << log_tile, 0);
   for (int r = 0; r < rounds; ++r) {
     for (int g = 0; g < groups; ++g) {
-      int const t = gp::tile_sequence(r, g, log_threads, log_l);
+      int const t = gp::tile_sequence(r, g, log_threads, log_l, form);
       ASSERT_GE(t, r * groups);  // later rounds, later sequences: the kernel's early exit
       ASSERT_LT(t, (r + 1) * groups);
       ++seen[static_cast<std::size_t>(t)];
@@ -136,47 +137,63 @@ void check_rounds(int log_tile, int log_l) {
 
 TEST(TcGroupPass, RoundsCoverEveryTileSequenceOnce) {
   for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxLogLength; ++log_l) {
-    for (std::int64_t batch : kBatches) {
-      check_rounds(layout_of(desc(1, std::int64_t{1} << log_l, batch)).passes[0].log_tile, log_l);
+    for (gp::Form form : {gp::Form::kSixteen, gp::Form::kDoubled}) {
+      if (form == gp::Form::kDoubled && log_l < gp::kMinDoubledLogLength) continue;
+      for (std::int64_t batch : kBatches) {
+        check_rounds(layout_of(desc(1, std::int64_t{1} << log_l, batch)).passes[0].log_tile, log_l,
+                     form);
+      }
+      for (int log_tile = 0; log_tile + log_l <= 16; ++log_tile)
+        check_rounds(log_tile, log_l, form);
     }
-    for (int log_tile = 0; log_tile + log_l <= 16; ++log_tile) check_rounds(log_tile, log_l);
   }
 }
 
+char const* form_name(gp::Form form) {
+  return form == gp::Form::kWide ? " wide form" : form == gp::Form::kDoubled ? " doubled form" : "";
+}
+
 /// The slots of (k1, m2, m3) are distinct and inside the group's area; step 1's writes (k1 and
-/// the lane's column q fixed, lane l on column m = (16 / R1) l + q = m3 + R3 m2), step 2's reads
-/// and writes (m2 fixed, lane = m3 + R3 k1) and step 3's reads (i and m3 fixed, b = C
-/// step3_order(l) + i: k1 = b mod R1, m2 = b / R1) take two wavefronts per warp, one per
-/// half-warp (float2 accesses). The wide form's step 3 at 1024 points takes four (no stride
-/// setting makes all three steps conflict-free there), and its step3_order permutes each warp's
-/// lanes, so the warp's stores cover its runs. A changed stride or lane order fails here.
-void check_exchange(int log_l, bool wide) {
-  SCOPED_TRACE((wide ? "wide, L = 2^" : "L = 2^") + std::to_string(log_l));
-  int const lr1 = gp::log_first_radix(wide);
+/// the lane's column q fixed, lane l on column m = (16 / R1) l + q = m3 + R3 m2; two columns a
+/// lane in the doubled form), step 2's reads and writes (m2 fixed, lane = m3 + R3 k1; the
+/// doubled form's lanes l and l + G) and step 3's reads (i and m3 fixed, b = C step3_order(l) +
+/// i: k1 = b mod R1, m2 = b / R1; the doubled form's shares as in step 2) take two wavefronts
+/// per warp, one per half-warp (float2 accesses). The wide form's step 3 at 1024 points takes
+/// four (no stride setting makes all three steps conflict-free there), and its step3_order
+/// permutes each warp's lanes, so the warp's stores cover its runs. A changed stride or lane
+/// order fails here.
+void check_exchange(int log_l, gp::Form form) {
+  SCOPED_TRACE("L = 2^" + std::to_string(log_l) + form_name(form));
+  int const lr1 = gp::log_first_radix(form);
   int const r1 = 1 << lr1;
-  int const columns = 16 / r1;
-  int const lr = gp::log_last_radix(log_l, wide);
+  int const columns = 1 << gp::log_step1_columns(form);
+  int const shares = 1 << gp::log_shares(form);
+  int const lr = gp::log_last_radix(log_l, form);
   int const r3 = 1 << lr;
   int const c = 16 / r3;
-  int const lanes = 1 << gp::log_group_lanes(log_l);
-  int const area = gp::group_slots(log_l, wide);
+  int const lanes = 1 << gp::log_group_lanes(log_l, form);
+  int const area = gp::group_slots(log_l, form);
   std::vector<int> owner(static_cast<std::size_t>(area), 0);
   for (int k1 = 0; k1 < r1; ++k1) {
     for (int m2 = 0; m2 < 16; ++m2) {
       for (int m3 = 0; m3 < r3; ++m3) {
-        int const s = gp::slot(k1, m2, m3, log_l, wide);
+        int const s = gp::slot(k1, m2, m3, log_l, form);
         ASSERT_GE(s, 0);
         ASSERT_LT(s, area);
         ASSERT_EQ(++owner[static_cast<std::size_t>(s)], 1) << k1 << " " << m2 << " " << m3;
       }
     }
   }
-  if (wide) {
-    EXPECT_LE(area, gp::group_slots(log_l)) << "no larger than the 16-point form's";
-  } else {
+  if (form == gp::Form::kSixteen) {
     EXPECT_LT(area, 16 * (16 << lr) * 3 / 2 + 16) << "about 1.07-1.51 L";
+  } else {
+    EXPECT_LE(area, gp::group_slots(log_l)) << "no larger than the 16-point form's";
   }
-  int const step3_fronts = wide && log_l == 10 ? 4 : 2;
+  if (form == gp::Form::kDoubled && log_l == 10) {
+    // Three blocks of 256 threads (eight groups) and their 1 KiB reserve fit an SM's 228 KiB.
+    EXPECT_LE(3 * (8 * area * 8 + 1024), 228 * 1024) << area << " slots";
+  }
+  int const step3_fronts = form == gp::Form::kWide && log_l == 10 ? 4 : 2;
   std::vector<int> slots(32);
   std::vector<int> orders;
   for (int w = 0; w < lanes / 32; ++w) {
@@ -184,32 +201,36 @@ void check_exchange(int log_l, bool wide) {
       for (int k1 = 0; k1 < r1; ++k1) {
         for (int i = 0; i < 32; ++i) {
           int const col = columns * (32 * w + i) + q;
-          slots[static_cast<std::size_t>(i)] = gp::slot(k1, col >> lr, col & (r3 - 1), log_l, wide);
+          slots[static_cast<std::size_t>(i)] = gp::slot(k1, col >> lr, col & (r3 - 1), log_l, form);
         }
         EXPECT_EQ(float2_wavefronts(slots), 2)
             << "step 1, warp " << w << " q " << q << " k1 " << k1;
       }
     }
-    for (int m2 = 0; m2 < 16; ++m2) {
-      for (int i = 0; i < 32; ++i) {
-        int const lane = 32 * w + i;
-        slots[static_cast<std::size_t>(i)] = gp::slot(gp::step2_k1(lane, log_l, wide), m2,
-                                                      gp::step2_m3(lane, log_l, wide), log_l, wide);
-      }
-      EXPECT_EQ(float2_wavefronts(slots), 2) << "step 2, warp " << w << " m2 " << m2;
-    }
-    for (int i3 = 0; i3 < c; ++i3) {
-      for (int m3 = 0; m3 < r3; ++m3) {
+    for (int j = 0; j < shares; ++j) {
+      for (int m2 = 0; m2 < 16; ++m2) {
         for (int i = 0; i < 32; ++i) {
-          int const b = gp::step3_butterfly(32 * w + i, i3, log_l, wide);
-          slots[static_cast<std::size_t>(i)] = gp::slot(b & (r1 - 1), b >> lr1, m3, log_l, wide);
+          int const lane = 32 * w + i + j * lanes;
+          slots[static_cast<std::size_t>(i)] = gp::slot(
+              gp::step2_k1(lane, log_l, form), m2, gp::step2_m3(lane, log_l, form), log_l, form);
         }
-        EXPECT_EQ(float2_wavefronts(slots), step3_fronts) << "step 3, warp " << w << " i " << i3;
+        EXPECT_EQ(float2_wavefronts(slots), 2)
+            << "step 2, warp " << w << " share " << j << " m2 " << m2;
+      }
+      for (int i3 = 0; i3 < c; ++i3) {
+        for (int m3 = 0; m3 < r3; ++m3) {
+          for (int i = 0; i < 32; ++i) {
+            int const b = gp::step3_butterfly(32 * w + i + j * lanes, i3, log_l, form);
+            slots[static_cast<std::size_t>(i)] = gp::slot(b & (r1 - 1), b >> lr1, m3, log_l, form);
+          }
+          EXPECT_EQ(float2_wavefronts(slots), step3_fronts)
+              << "step 3, warp " << w << " share " << j << " i " << i3;
+        }
       }
     }
-    if (wide) {
+    if (form == gp::Form::kWide) {
       orders.clear();
-      for (int i = 0; i < 32; ++i) orders.push_back(gp::step3_order(32 * w + i, log_l, true));
+      for (int i = 0; i < 32; ++i) orders.push_back(gp::step3_order(32 * w + i, log_l, form));
       std::sort(orders.begin(), orders.end());
       for (int i = 0; i < 32; ++i) EXPECT_EQ(orders[static_cast<std::size_t>(i)], 32 * w + i);
     }
@@ -218,7 +239,7 @@ void check_exchange(int log_l, bool wide) {
 
 TEST(TcGroupPass, ExchangeSlotsAreDistinctAndBankConflictFree) {
   for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxLogLength; ++log_l) {
-    check_exchange(log_l, false);
+    check_exchange(log_l, gp::Form::kSixteen);
   }
 }
 
@@ -226,30 +247,33 @@ TEST(TcGroupPass, ExchangeSlotsAreDistinctAndBankConflictFree) {
 /// M n1] at 32-bit in-tile offsets, the R1-point DFT over n1 of each of the lane's 16 / R1
 /// columns m, scale W_L^(m k1), slots), step 2 (the 16-point DFT over m2 of slots (k1, m2, m3),
 /// W_M^(m3 k2), back into the slots it read), step 3 (butterflies b = C step3_order(l) + i, the
-/// R3-point DFTs, stores of X[b + 16 R1 k3]); R1 = 16, or 8 in the wide form. `writes` counts
-/// the stores to each element of dst. src may be dst: a group reads its sequence before it
-/// writes.
+/// R3-point DFTs, stores of X[b + 16 R1 k3]); R1 = 16, or 8 in the wide form; in the doubled
+/// form each lane takes lanes l and l + G of steps 2 and 3 at the kernel's offsets from its
+/// first. `writes` counts the stores to each element of dst. src may be dst: a group reads its
+/// sequence before it writes.
 void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst,
-               std::vector<int>& writes, bool wide) {
+               std::vector<int>& writes, gp::Form form) {
   int const log_l = p.log_length;
   int const l = 1 << log_l;
-  int const lr1 = gp::log_first_radix(wide);
+  int const lr1 = gp::log_first_radix(form);
   int const r1 = 1 << lr1;
-  int const lr = gp::log_last_radix(log_l, wide);
+  int const lr = gp::log_last_radix(log_l, form);
   int const r3 = 1 << lr;
   int const c = 16 / r3;
-  int const lanes = 1 << gp::log_group_lanes(log_l);
-  int const m = l / r1;         // M = L / R1 columns
-  int const columns = 16 / r1;  // a lane's step-1 columns
-  int const log_threads = gp::log_threads(p.log_tile, log_l);
-  int const groups = 1 << (log_threads - gp::log_group_lanes(log_l));
-  int const rounds = 1 << gp::log_rounds(p.log_tile, log_l);
+  int const lanes = 1 << gp::log_group_lanes(log_l, form);
+  int const m = l / r1;                                  // M = L / R1 columns
+  int const columns = 1 << gp::log_step1_columns(form);  // a lane's step-1 columns
+  int const shares = 1 << gp::log_shares(form);          // a lane's step-2 and -3 lanes
+  int const log_threads = gp::log_threads(p.log_tile, log_l, form);
+  int const groups = 1 << (log_threads - gp::log_group_lanes(log_l, form));
+  int const rounds = 1 << gp::log_rounds(p.log_tile, log_l, form);
+  int const s1 = gp::k1_stride(log_l, form), s2 = gp::m2_stride(log_l, form);
   auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
   double const scale = static_cast<double>(p.scale);
   cd const nan(std::numeric_limits<double>::quiet_NaN(), 0);
   auto const slot = [&](int k1, int m2, int m3) {
-    return static_cast<std::size_t>(gp::slot(k1, m2, m3, log_l, wide));
+    return static_cast<std::size_t>(gp::slot(k1, m2, m3, log_l, form));
   };
   std::vector<cd> xs;
   for (std::int64_t blk = 0; blk < p.blocks; ++blk) {
@@ -258,9 +282,9 @@ void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>&
         static_cast<int>(std::min<std::int64_t>(p.extent[0] - o.d0, std::int64_t{1} << p.log_tile));
     for (int g = 0; g < groups; ++g) {
       for (int r = 0; r < rounds; ++r) {
-        int const t = gp::tile_sequence(r, g, log_threads, log_l);
+        int const t = gp::tile_sequence(r, g, log_threads, log_l, form);
         if (t >= valid_t) break;
-        xs.assign(static_cast<std::size_t>(gp::group_slots(log_l, wide)), nan);
+        xs.assign(static_cast<std::size_t>(gp::group_slots(log_l, form)), nan);
         for (int lane = 0; lane < lanes; ++lane) {  // step 1
           int const first = columns * lane;
           for (int q = 0; q < columns; ++q) {
@@ -277,14 +301,19 @@ void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>&
               std::size_t const s = slot(k1, col >> lr, col & (r3 - 1));
               // The kernel's second column: its first's slot plus S3 (no carry into m2).
               ASSERT_EQ(s, slot(k1, first >> lr, first & (r3 - 1)) +
-                               static_cast<std::size_t>(q * gp::m3_stride(log_l, wide)));
+                               static_cast<std::size_t>(q * gp::m3_stride(log_l, form)));
               xs.at(s) = y[static_cast<std::size_t>(k1)] * scale *
                          tcfft::testing::root_of_unity(col * k1, l, false);
             }
           }
         }
-        for (int lane = 0; lane < lanes; ++lane) {  // step 2, in place
-          int const k1 = gp::step2_k1(lane, log_l, wide), m3 = gp::step2_m3(lane, log_l, wide);
+        for (int v = 0; v < shares * lanes; ++v) {  // step 2, in place
+          int const k1 = gp::step2_k1(v, log_l, form), m3 = gp::step2_m3(v, log_l, form);
+          // The kernel's second share: its lane's first plus (G / R3) S1.
+          int const lane = v % lanes, j = v / lanes;
+          ASSERT_EQ(slot(k1, 0, m3),
+                    slot(gp::step2_k1(lane, log_l, form), 0, gp::step2_m3(lane, log_l, form)) +
+                        static_cast<std::size_t>(j * (lanes / r3) * s1));
           std::array<cd, 16> a{};
           for (int m2 = 0; m2 < 16; ++m2) a[static_cast<std::size_t>(m2)] = xs.at(slot(k1, m2, m3));
           std::array<cd, 16> const y = small_dft(a, 16);
@@ -293,13 +322,21 @@ void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>&
                 y[static_cast<std::size_t>(k2)] * tcfft::testing::root_of_unity(m3 * k2, m, false);
           }
         }
-        for (int lane = 0; lane < lanes; ++lane) {  // step 3
-          int const b0 = gp::step3_butterfly(lane, 0, log_l, wide);
+        for (int v = 0; v < shares * lanes; ++v) {  // step 3
+          // The kernel's butterflies of share j: its lane's first b0 plus j C G, at slots (C G /
+          // R1) S2 past them, stores C G words past them.
+          int const lane = v % lanes, j = v / lanes;
+          int const first = gp::step3_butterfly(lane, 0, log_l, form);
+          int const b0 = first + j * c * lanes;
+          ASSERT_EQ(gp::step3_butterfly(v, 0, log_l, form), b0);
           std::uint32_t const at =
               static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(b0);
           for (int i = 0; i < c; ++i) {
-            int const b = gp::step3_butterfly(lane, i, log_l, wide);
+            int const b = gp::step3_butterfly(v, i, log_l, form);
             ASSERT_EQ(b, b0 + i);
+            ASSERT_EQ(slot(b & (r1 - 1), b >> lr1, 0),
+                      slot(first & (r1 - 1), first >> lr1, 0) +
+                          static_cast<std::size_t>(j * (c * lanes / r1) * s2 + i * s1));
             std::array<cd, 16> a{};
             for (int m3 = 0; m3 < r3; ++m3) {
               a[static_cast<std::size_t>(m3)] = xs.at(slot(b & (r1 - 1), b >> lr1, m3));
@@ -323,13 +360,13 @@ void run_group(PassParams const& p, std::vector<cd> const& src, std::vector<cd>&
 /// checks every row against a direct long-double DFT scaled by the pass's scale. log_tile >= 0
 /// (1-D only) retiles the pass to 2^log_tile sequences per block.
 void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile = -1,
-           bool wide = false) {
+           gp::Form form = gp::Form::kSixteen) {
   std::int64_t const cols = d.rank == 2 ? d.dims[1] : d.dims[0];
   SCOPED_TRACE((d.rank == 2 ? std::to_string(d.dims[0]) + " x " : std::string()) +
                std::to_string(cols) + " batch " + std::to_string(d.batch) +
                (inverse ? " inverse" : " forward") + (in_place ? " in place" : " out of place") +
                (log_tile >= 0 ? " T = 2^" + std::to_string(log_tile) : std::string()) +
-               (wide ? " wide" : ""));
+               form_name(form));
   PassLayout const layout = layout_of(d);
   PassParams const* pass = nullptr;
   for (PassParams const& p : layout.passes) {
@@ -338,7 +375,8 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile
   ASSERT_NE(pass, nullptr);
   PassParams p = *pass;
   ASSERT_TRUE(gp::eligible(p));
-  ASSERT_TRUE(!wide || gp::wide_eligible(p));
+  ASSERT_TRUE(form != gp::Form::kWide || gp::wide_eligible(p));
+  ASSERT_TRUE(form != gp::Form::kDoubled || gp::doubled_eligible(p));
   ASSERT_TRUE(fftcore::detail::tc::same_places(p));
   if (log_tile >= 0) {
     ASSERT_EQ(d.rank, 1);
@@ -349,8 +387,8 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile
   expect_emulated_rows_give_the_dft(
       static_cast<std::size_t>(d.batch * d.elements()), cols, inverse, in_place,
       static_cast<double>(p.scale),
-      [&p, wide](std::vector<cd> const& src, std::vector<cd>& dst, std::vector<int>& writes) {
-        run_group(p, src, dst, writes, wide);
+      [&p, form](std::vector<cd> const& src, std::vector<cd>& dst, std::vector<int>& writes) {
+        run_group(p, src, dst, writes, form);
       });
 }
 
@@ -373,20 +411,20 @@ TEST(TcGroupPass, EmulatedPassesGiveTheDft) {
 TEST(TcGroupPass, EmulatedWidePassesGiveTheDft) {
   for (int k = gp::kMinLogLength; k <= gp::kMaxWideLogLength; ++k) {
     std::int64_t const n = std::int64_t{1} << k;
-    check(desc(1, n, 3), false, false, -1, true);
+    check(desc(1, n, 3), false, false, -1, gp::Form::kWide);
     fftcore::PlanDesc by_n = desc(1, n, 5);
     by_n.scaling = fftcore::Scaling::kByN;
-    check(by_n, true, true, -1, true);
-    check(desc(1, n, 11), false, true, 14 - k, true);
-    check(desc(1, n, 3), true, false, 0, true);
+    check(by_n, true, true, -1, gp::Form::kWide);
+    check(desc(1, n, 11), false, true, 14 - k, gp::Form::kWide);
+    check(desc(1, n, 3), true, false, 0, gp::Form::kWide);
   }
-  check(desc(512, 512, 1), false, false, -1, true);
-  check(desc(64, 2048, 1), true, true, -1, true);
+  check(desc(512, 512, 1), false, false, -1, gp::Form::kWide);
+  check(desc(64, 2048, 1), true, true, -1, gp::Form::kWide);
 }
 
 TEST(TcGroupPass, WideExchangeSlotsAreDistinctWithTheirWavefronts) {
   for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxWideLogLength; ++log_l) {
-    check_exchange(log_l, true);
+    check_exchange(log_l, gp::Form::kWide);
   }
 }
 
@@ -399,6 +437,37 @@ TEST(TcGroupPass, WideFormTakesPassesWithEvenInputStrides) {
   p.in_stride[0] = 1025;
   p.scatter = 1;
   EXPECT_FALSE(gp::wide_eligible(p)) << "odd input stride: 8-byte loads misaligned";
+}
+
+TEST(TcGroupPass, EmulatedDoubledPassesGiveTheDft) {
+  for (int k = gp::kMinDoubledLogLength; k <= gp::kMaxLogLength; ++k) {
+    std::int64_t const n = std::int64_t{1} << k;
+    check(desc(1, n, 3), false, false, -1, gp::Form::kDoubled);
+    fftcore::PlanDesc by_n = desc(1, n, 5);
+    by_n.scaling = fftcore::Scaling::kByN;
+    check(by_n, true, true, -1, gp::Form::kDoubled);
+    check(desc(1, n, 11), false, true, 14 - k, gp::Form::kDoubled);
+    check(desc(1, n, 3), true, false, 0, gp::Form::kDoubled);
+  }
+  check(desc(256, 1024, 1), false, false, -1, gp::Form::kDoubled);
+  check(desc(64, 2048, 1), true, true, -1, gp::Form::kDoubled);
+}
+
+TEST(TcGroupPass, DoubledExchangeSlotsAreDistinctAndBankConflictFree) {
+  for (int log_l = gp::kMinDoubledLogLength; log_l <= gp::kMaxLogLength; ++log_l) {
+    check_exchange(log_l, gp::Form::kDoubled);
+  }
+}
+
+TEST(TcGroupPass, DoubledFormTakesPassesOf1024To4096WithEvenInputStrides) {
+  for (int k = gp::kMinLogLength; k <= gp::kMaxLogLength; ++k) {
+    PassParams const base = layout_of(desc(1, std::int64_t{1} << k, 5)).passes[0];
+    EXPECT_EQ(gp::doubled_eligible(base), k >= gp::kMinDoubledLogLength) << "n = 2^" << k;
+  }
+  PassParams p = layout_of(desc(1, 2048, 5)).passes[0];
+  p.in_stride[0] = 2049;
+  p.scatter = 1;
+  EXPECT_FALSE(gp::doubled_eligible(p)) << "odd input stride: 8-byte loads misaligned";
 }
 
 }  // namespace

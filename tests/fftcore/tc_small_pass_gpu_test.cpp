@@ -14,8 +14,9 @@
 // sequence per block at a time, several per block), scaled. Tall pass: the column passes of 2-D
 // shapes with 512..4096 rows (64..8 columns per item), one item per image up to many per block,
 // scaled. Group pass: 1-D n = 512 .. 4096 on whole and partial tiles and scaled, and the rows of
-// 2-D shapes (by default it takes 512 and 2048 points; ctest runs these again with
-// FFTCORE_TC_GROUP_PASS=3 for every length, and the Stockham tests with it off).
+// 2-D shapes (by default the wide form at 512 points and the doubled form at 1024..4096; ctest
+// runs these again with the 16-point form at every length, the wide form wherever it can, the
+// 256-byte fetch hint with the planner's tiles, and the Stockham tests with the group pass off).
 // Each case checks on the host that its
 // plan really has a pass the kernel under test takes.
 #include <cmath>
@@ -290,9 +291,9 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
 }
 
 TEST_F(TcGroupPass, LengthsAgainstCufftHalf) {
-  // 1-D n = 512 .. 4096: the launcher's tiles of 2^13 elements (two rounds of 256 threads: 8,
-  // 4, 2 groups or one) over batches of 2^21 elements, single sequences (blocks of one group,
-  // its second round empty) and scaling.
+  // 1-D n = 512 .. 4096: the launcher's tiles (2^13 elements, two rounds of 256 threads in the
+  // 16-point form: 8, 4, 2 groups or one; 2^14 in the wide and doubled forms) over batches of
+  // 2^21 elements, single sequences (blocks of one group, its later rounds empty) and scaling.
   run_cases({{1, 512, 4096, nullptr},
              {1, 1024, 2048, nullptr},
              {1, 2048, 1024, nullptr},
@@ -309,6 +310,7 @@ TEST_F(TcGroupPass, PartialTilesAgainstCufftHalf) {
   run_cases({{1, 512, 4096 + 5, nullptr},
              {1, 1024, 2048 + 3, nullptr},
              {1, 2048, 1024 + 1, nullptr},
+             {1, 4096, 512 + 3, nullptr},
              {1, 512, 8192 + 3, nullptr, fftcore::Scaling::kByN}},
             true, fftcore::detail::tc::group_pass::eligible);
 }

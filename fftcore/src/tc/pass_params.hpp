@@ -142,7 +142,9 @@ struct PassParams {
   /// one contiguous range.
   std::int32_t prefetch_items = 0;
   /// Set by the tall pass's launcher: whether its column-form loads ask L2 to fetch the whole
-  /// 128-byte line around each 32-byte run (ld.global.L2::128B; NOTES.md session 31).
+  /// 128-byte line around each 32-byte run (ld.global.L2::128B; NOTES.md session 31). Set by the
+  /// group pass's launcher: whether step 1's loads ask L2 to fetch the 256 bytes around them
+  /// (ld.global.L2::256B; NOTES.md session 34).
   std::int32_t l2_fetch_hint = 0;
   // ExecuteHooks, set per execute on copies of the first pass (load) and the last pass (store):
   // float2 factors indexed by the element's offset in the source / destination buffer & mask

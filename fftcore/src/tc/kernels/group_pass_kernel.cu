@@ -3,7 +3,8 @@
 // (group_pass::eligible), each sequence on a group of L / 16 lanes holding 16 FP32 values each,
 // three steps with two exchanges through the group's shared memory behind group-wide barriers
 // (group_pass_layout.hpp has the maps and the reason); at 512 points by default its wide form,
-// a radix-8 first step on two adjacent columns a lane, loaded as 8-byte words.
+// a radix-8 first step on two adjacent columns a lane, loaded as 8-byte words; at 1024..4096 its
+// doubled form, 32 values a lane on groups of L / 32 lanes.
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
+#include "tc/kernels/l2_prefetch.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/plan_logic.hpp"
 
@@ -38,45 +40,62 @@ __device__ __forceinline__ void group_sync(int group) {
   }
 }
 
+/// Blocks of 256 threads a multiprocessor should hold in the doubled form: its exchange (8
+/// groups of 1171 slots at 1024 points, 75 KB) fits three, and 24 warps allow 80 registers.
+constexpr int kMinDoubledBlocks = 3;
+
+constexpr int min_blocks(gp::Form form) {
+  return form == gp::Form::kDoubled ? kMinDoubledBlocks : kMinBlocks;
+}
+
 /// kVectorStores: a lane's 16 / R3 adjacent outputs as one store (group_pass::aligned_outputs
-/// and an aligned destination). kWide: the wide form (group_pass_layout.hpp: step 1 of radix 8
-/// on two adjacent columns a lane, 8-byte loads; group_pass::wide_eligible and an aligned
-/// source).
-template <int kLogL, bool kInverse, bool kVectorStores, bool kWide>
-__global__ void __launch_bounds__(1 << gp::kLogMaxThreads, kMinBlocks)
+/// and an aligned destination). kForm (group_pass_layout.hpp): the 16-point form; the wide form
+/// (step 1 of radix 8 on two adjacent columns a lane, 8-byte loads; group_pass::wide_eligible
+/// and an aligned source); the doubled form (32 values a lane: step 1 of radix 16 on two
+/// adjacent columns, 8-byte loads, steps 2 and 3 for two 16-point-form lanes each;
+/// group_pass::doubled_eligible and an aligned source).
+template <int kLogL, bool kInverse, bool kVectorStores, gp::Form kForm>
+__global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
     group_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kLogV = gp::kLogValues;
   constexpr int kV = 1 << kLogV;
-  constexpr int kLogG = gp::log_group_lanes(kLogL);
-  constexpr int kLogR1 = gp::log_first_radix(kWide);
+  constexpr bool kPairs = gp::log_step1_columns(kForm) == 1;  // two columns a lane in step 1
+  constexpr int kShares = 1 << gp::log_shares(kForm);         // step-2/3 lanes a lane
+  constexpr int kLogG = gp::log_group_lanes(kLogL, kForm);
+  constexpr int kLogR1 = gp::log_first_radix(kForm);
   constexpr int kR1 = 1 << kLogR1;
   constexpr int kLogM = kLogL - kLogR1;  // M = L / R1 columns
-  constexpr int kLogR3 = gp::log_last_radix(kLogL, kWide);
+  constexpr int kLogR3 = gp::log_last_radix(kLogL, kForm);
   constexpr int kR3 = 1 << kLogR3;
   constexpr int kLogC = kLogV - kLogR3;  // step 3's butterflies a lane, C = 16 / R3
   constexpr int kC = 1 << kLogC;
-  constexpr int kS1 = gp::k1_stride(kLogL, kWide);
-  constexpr int kS2 = gp::m2_stride(kLogL, kWide);
-  constexpr int kS3 = gp::m3_stride(kLogL, kWide);
+  constexpr int kS1 = gp::k1_stride(kLogL, kForm);
+  constexpr int kS2 = gp::m2_stride(kLogL, kForm);
+  constexpr int kS3 = gp::m3_stride(kLogL, kForm);
+  // The doubled form's second share: step-2 lane l + G (k1 + G / R3), step-3 butterflies b + C G
+  // (k1 the same, k2 + C G / R1).
+  static_assert(kShares == 1 || ((kC << kLogG) & (kR1 - 1)) == 0);
+  constexpr int kShare2 = ((1 << kLogG) >> kLogR3) * kS1;
+  constexpr int kShare3 = ((kC << kLogG) >> kLogR1) * kS2;
   extern __shared__ float2 exchange[];  // group_slots a group
 
   int const tid = static_cast<int>(threadIdx.x);
   int const lane = tid & ((1 << kLogG) - 1);
   int const group = tid >> kLogG;
-  float2* const xs = exchange + group * gp::group_slots(kLogL, kWide);
+  float2* const xs = exchange + group * gp::group_slots(kLogL, kForm);
   // Each step's slots: a base per lane plus constants (group_pass_layout.hpp). Step 1: column m
-  // = m3 + R3 m2 (lane m; the wide form's lane l: m = 2 l and 2 l + 1, the second at m3 + 1)
-  // writes k1 S1 past m3 S3 + m2 S2; step 2: lane (k1, m3) reads and writes m2 S2 past k1 S1 +
-  // m3 S3; step 3: butterfly b = b0 + i (b0 = C step3_order(lane): k1 = b0 mod R1 + i, k2 = b0 /
-  // R1) reads i S1 + m3 S3 past (b0 mod R1) S1 + k2 S2.
-  int const m1 = kWide ? 2 * lane : lane;  // the lane's (first) step-1 column
-  int const m3_2 = gp::step2_m3(lane, kLogL, kWide);
-  int const b0 = gp::step3_butterfly(lane, 0, kLogL, kWide);
+  // = m3 + R3 m2 (lane m; the wide and doubled forms' lane l: m = 2 l and 2 l + 1, the second at
+  // m3 + 1) writes k1 S1 past m3 S3 + m2 S2; step 2: lane (k1, m3) reads and writes m2 S2 past
+  // k1 S1 + m3 S3; step 3: butterfly b = b0 + i (b0 = C step3_order(lane): k1 = b0 mod R1 + i,
+  // k2 = b0 / R1) reads i S1 + m3 S3 past (b0 mod R1) S1 + k2 S2.
+  int const m1 = kPairs ? 2 * lane : lane;  // the lane's (first) step-1 column
+  int const m3_2 = gp::step2_m3(lane, kLogL, kForm);
+  int const b0 = gp::step3_butterfly(lane, 0, kLogL, kForm);
   float2* const at1 = xs + (m1 & (kR3 - 1)) * kS3 + (m1 >> kLogR3) * kS2;
-  float2* const at2 = xs + gp::step2_k1(lane, kLogL, kWide) * kS1 + m3_2 * kS3;
+  float2* const at2 = xs + gp::step2_k1(lane, kLogL, kForm) * kS1 + m3_2 * kS3;
   float2* const at3 = xs + (b0 & (kR1 - 1)) * kS1 + (b0 >> kLogR1) * kS2;
-  int const log_threads = gp::log_threads(p.log_tile, kLogL);
+  int const log_threads = gp::log_threads(p.log_tile, kLogL, kForm);
   BlockOrigin const o = block_origin(p, blockIdx.x);
   int const valid_t =
       static_cast<int>(min(p.extent[0] - o.d0, static_cast<std::int64_t>(1) << p.log_tile));
@@ -87,17 +106,18 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, kMinBlocks)
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
 
-  // The twiddles' bases, one table entry each per thread: W_L^m1 (step 1; the wide form's
-  // second column W_L^(m1 + 1)) and W_M^m3 (step 2); their powers by FP32 products (at most 15
-  // deep: a few 2^-24 relative, far below the FP16 output rounding).
+  // The twiddles' bases, one table entry each per thread: W_L^m1 (step 1; the second column's
+  // W_L^(m1 + 1)) and W_M^m3 (step 2, the same for both shares: G is a multiple of R3); their
+  // powers by FP32 products (at most 15 deep: a few 2^-24 relative, far below the FP16 output
+  // rounding).
   float2 const w1 = __ldg(coarse + (m1 << (kLogCoarse - kLogL)));
-  float2 const w1b = kWide ? __ldg(coarse + ((m1 + 1) << (kLogCoarse - kLogL))) : w1;
+  float2 const w1b = kPairs ? __ldg(coarse + ((m1 + 1) << (kLogCoarse - kLogL))) : w1;
   float2 const w2 = __ldg(coarse + (m3_2 << (kLogCoarse - kLogM)));
 
-  int const rounds = 1 << gp::log_rounds(p.log_tile, kLogL);
+  int const rounds = 1 << gp::log_rounds(p.log_tile, kLogL, kForm);
 #pragma unroll 1
   for (int r = 0; r < rounds; ++r) {
-    int const t = gp::tile_sequence(r, group, log_threads, kLogL);
+    int const t = gp::tile_sequence(r, group, log_threads, kLogL, kForm);
     if (t >= valid_t) break;  // the whole group: later rounds' sequences lie further on
     // The twiddles' powers are the same every round: opaque per round, or the compiler hoists
     // all 30 of them out of the loop into registers (they spilled ~140 bytes at 64).
@@ -107,30 +127,34 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, kMinBlocks)
                  : "+f"(u1.x), "+f"(u1.y), "+f"(u1b.x), "+f"(u1b.y), "+f"(u2.x), "+f"(u2.y),
                    "+f"(scale));
     float2 a[kV];
-    if constexpr (kWide) {
-      // Step 1: columns m1, m1 + 1 of rows n1 < 8 as one 8-byte word each (a warp's lanes on
+    if constexpr (kPairs) {
+      // Step 1: columns m1, m1 + 1 of rows n1 < R1 as one 8-byte word each (a warp's lanes on
       // 256 adjacent bytes); every load before any use.
       auto const* const pairs =
           reinterpret_cast<uint2 const*>(in + static_cast<std::uint32_t>(t) * in_s0) + lane;
       uint2 raw[kR1];
+      if (p.l2_fetch_hint != 0) {
 #pragma unroll
-      for (int n1 = 0; n1 < kR1; ++n1) raw[n1] = pairs[n1 << kLogG];  // M / 2 = G pairs a row
-      float2 e[kR1], f[kR1];
+        for (int n1 = 0; n1 < kR1; ++n1) raw[n1] = load_fetching_256(pairs + (n1 << kLogG));
+      } else {
 #pragma unroll
-      for (int n1 = 0; n1 < kR1; ++n1) {
-        e[n1] = unpack_word(raw[n1].x ^ conj);
-        f[n1] = unpack_word(raw[n1].y ^ conj);
+        for (int n1 = 0; n1 < kR1; ++n1) raw[n1] = pairs[n1 << kLogG];  // M / 2 = G pairs a row
       }
-      dft_pow2<kLogR1>(e);  // e[bit_reverse(k1)] = DFT[k1]
-      dft_pow2<kLogR1>(f);
-      float2 te = make_float2(scale, 0.f), tf = te;
+      // Each column's R1-point DFT in turn (the doubled form's two 16-point ones together
+      // spilled at 80 registers).
 #pragma unroll
-      for (int k1 = 0; k1 < kR1; ++k1) {
-        at1[k1 * kS1] = cmul(e[bit_reverse<kLogR1>(k1)], te);
-        at1[k1 * kS1 + kS3] = cmul(f[bit_reverse<kLogR1>(k1)], tf);
-        if (k1 + 1 < kR1) {
-          te = cmul(te, u1);
-          tf = cmul(tf, u1b);
+      for (int q = 0; q < 2; ++q) {
+        float2 e[kR1];
+#pragma unroll
+        for (int n1 = 0; n1 < kR1; ++n1)
+          e[n1] = unpack_word((q == 0 ? raw[n1].x : raw[n1].y) ^ conj);
+        dft_pow2<kLogR1>(e);  // e[bit_reverse(k1)] = DFT[k1]
+        float2 const u = q == 0 ? u1 : u1b;
+        float2 tw = make_float2(scale, 0.f);
+#pragma unroll
+        for (int k1 = 0; k1 < kR1; ++k1) {
+          at1[k1 * kS1 + q * kS3] = cmul(e[bit_reverse<kLogR1>(k1)], tw);
+          if (k1 + 1 < kR1) tw = cmul(tw, u);
         }
       }
     } else {
@@ -138,8 +162,13 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, kMinBlocks)
       std::uint32_t const* const seq =
           in + (static_cast<std::uint32_t>(t) * in_s0 + static_cast<std::uint32_t>(lane));
       std::uint32_t raw[kV];
+      if (p.l2_fetch_hint != 0) {
 #pragma unroll
-      for (int n1 = 0; n1 < kV; ++n1) raw[n1] = seq[n1 << kLogG];
+        for (int n1 = 0; n1 < kV; ++n1) raw[n1] = load_fetching_256(seq + (n1 << kLogG));
+      } else {
+#pragma unroll
+        for (int n1 = 0; n1 < kV; ++n1) raw[n1] = seq[n1 << kLogG];
+      }
 #pragma unroll
       for (int n1 = 0; n1 < kV; ++n1) a[n1] = unpack_word(raw[n1] ^ conj);
       dft_pow2<kLogV>(a);  // a[bit_reverse(k1)] = DFT[k1]
@@ -153,62 +182,104 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, kMinBlocks)
     group_sync<kLogG>(group);
     // Step 2: A[k1][m3 + R3 m2] over m2, written back as B[k1][k2][m3] into the same slots.
 #pragma unroll
-    for (int m2 = 0; m2 < kV; ++m2) a[m2] = at2[m2 * kS2];
-    dft_pow2<kLogV>(a);
-    float2 tw = make_float2(1.f, 0.f);
+    for (int j = 0; j < kShares; ++j) {
+      float2* const at = at2 + j * kShare2;
 #pragma unroll
-    for (int k2 = 0; k2 < kV; ++k2) {
-      float2 const v = a[bit_reverse<kLogV>(k2)];
-      at2[k2 * kS2] = k2 == 0 ? v : cmul(v, tw);
-      if (k2 + 1 < kV) tw = k2 == 0 ? u2 : cmul(tw, u2);
+      for (int m2 = 0; m2 < kV; ++m2) a[m2] = at[m2 * kS2];
+      dft_pow2<kLogV>(a);
+      float2 tw = make_float2(1.f, 0.f);
+#pragma unroll
+      for (int k2 = 0; k2 < kV; ++k2) {
+        float2 const v = a[bit_reverse<kLogV>(k2)];
+        at[k2 * kS2] = k2 == 0 ? v : cmul(v, tw);
+        if (k2 + 1 < kV) tw = k2 == 0 ? u2 : cmul(tw, u2);
+      }
     }
     group_sync<kLogG>(group);
-    // Step 3: butterflies b = k1 + R1 k2 = b0 + i, R3 points each.
-    float2 c[kC][kR3];
+    // Step 3: butterflies b = k1 + R1 k2 = b0 + i (the second share's b0 + C G), R3 points each.
 #pragma unroll
-    for (int i = 0; i < kC; ++i) {
+    for (int j = 0; j < kShares; ++j) {
+      float2 c[kC][kR3];
 #pragma unroll
-      for (int m3 = 0; m3 < kR3; ++m3) c[i][m3] = at3[i * kS1 + m3 * kS3];
-    }
-    group_sync<kLogG>(group);  // the next round's step 1 overwrites these slots
-    std::uint32_t* const to =
-        out + (static_cast<std::uint32_t>(t) * out_s0 + static_cast<std::uint32_t>(b0));
+      for (int i = 0; i < kC; ++i) {
 #pragma unroll
-    for (int i = 0; i < kC; ++i) dft_pow2<kLogR3>(c[i]);
+        for (int m3 = 0; m3 < kR3; ++m3) c[i][m3] = at3[j * kShare3 + i * kS1 + m3 * kS3];
+      }
+      // After the last reads: the next round's step 1 overwrites these slots.
+      if (j + 1 == kShares) group_sync<kLogG>(group);
+      std::uint32_t* const to = out + (static_cast<std::uint32_t>(t) * out_s0 +
+                                       static_cast<std::uint32_t>(b0 + (j << (kLogC + kLogG))));
 #pragma unroll
-    for (int k3 = 0; k3 < kR3; ++k3) {
-      std::uint32_t w[kC];
+      for (int i = 0; i < kC; ++i) dft_pow2<kLogR3>(c[i]);
 #pragma unroll
-      for (int i = 0; i < kC; ++i) w[i] = pack_word(c[i][bit_reverse<kLogR3>(k3)]) ^ conj;
-      std::uint32_t* const at = to + (k3 << (kLogV + kLogR1));  // X[b0 + i + 16 R1 k3]
-      if constexpr (kVectorStores && kC == 2) {
-        *reinterpret_cast<uint2*>(at) = make_uint2(w[0], w[1]);
-      } else if constexpr (kVectorStores && kC == 4) {
-        *reinterpret_cast<uint4*>(at) = make_uint4(w[0], w[1], w[2], w[3]);
-      } else if constexpr (kVectorStores && kC == 8) {
-        reinterpret_cast<uint4*>(at)[0] = make_uint4(w[0], w[1], w[2], w[3]);
-        reinterpret_cast<uint4*>(at)[1] = make_uint4(w[4], w[5], w[6], w[7]);
-      } else {
+      for (int k3 = 0; k3 < kR3; ++k3) {
+        std::uint32_t w[kC];
 #pragma unroll
-        for (int i = 0; i < kC; ++i) at[i] = w[i];
+        for (int i = 0; i < kC; ++i) w[i] = pack_word(c[i][bit_reverse<kLogR3>(k3)]) ^ conj;
+        std::uint32_t* const at = to + (k3 << (kLogV + kLogR1));  // X[b0 + i + 16 R1 k3]
+        if constexpr (kVectorStores && kC == 2) {
+          *reinterpret_cast<uint2*>(at) = make_uint2(w[0], w[1]);
+        } else if constexpr (kVectorStores && kC == 4) {
+          *reinterpret_cast<uint4*>(at) = make_uint4(w[0], w[1], w[2], w[3]);
+        } else if constexpr (kVectorStores && kC == 8) {
+          reinterpret_cast<uint4*>(at)[0] = make_uint4(w[0], w[1], w[2], w[3]);
+          reinterpret_cast<uint4*>(at)[1] = make_uint4(w[4], w[5], w[6], w[7]);
+        } else {
+#pragma unroll
+          for (int i = 0; i < kC; ++i) at[i] = w[i];
+        }
       }
     }
   }
 }
 
-template <int kLogL, bool kVectorStores, bool kWide>
+/// log2 of the tile's multiple of the planner's sequences (2^12 elements, one round of 256
+/// threads in the 16-point and wide forms, half a round in the doubled form):
+/// FFTCORE_TC_GROUP_ROUNDS=r (0..3) sets it for every form (A/B); by default 1 in the 16-point
+/// form (two rounds a block) and 2 in the wide and doubled forms (four and two). H100, ms per
+/// 2^28 elements: 16-point form, two runs each in one call (NOTES.md session 32), one / two /
+/// four / eight rounds: 2^10 0.774-0.775 / 0.768-0.770 / 0.766-0.774 / 0.764-0.776, 2^11
+/// 0.782-0.784 / 0.777-0.779 / 0.773-0.780 / 0.769-0.777, 512x512 1.676-1.680 / 1.671-1.672 /
+/// 1.678-1.687 / 1.684-1.697; the wide form at 512 points, six runs each over two calls
+/// (session 34), two / four rounds: 2^9 0.749-0.755 / 0.740-0.748, 512x512 1.654-1.668 /
+/// 1.648-1.654; the doubled form, three runs each (session 34), one / two rounds: 2^10
+/// 0.780-0.791 / 0.752-0.758, 2^11 0.783-0.790 / 0.761-0.770, 2^12 0.788-0.803 / 0.787-0.796.
+template <gp::Form kForm>
+int log_tile_factor() noexcept {
+  static int const forced = env_int("FFTCORE_TC_GROUP_ROUNDS", -1);
+  if (forced >= 0 && forced <= 3) return forced;
+  return kForm == gp::Form::kSixteen ? 1 : 2;
+}
+
+/// Whether step 1 loads with the 256-byte L2 fetch hint (load_fetching_256):
+/// FFTCORE_TC_GROUP_L2_HINT (env_mode) 0 never, 3 in every form at every length (A/B); by
+/// default in the 16-point form from 1024 points, where a warp's load covers half a 256-byte
+/// row or less and measured faster with it (H100, ms per 2^28 elements, three runs each in one
+/// call, NOTES.md session 34, without / with: 2^10 0.771-0.779 / 0.754-0.757, 2^11 0.777-0.785
+/// / 0.764-0.765, 2^12 0.803-0.810 / 0.785-0.794); not in the wide and doubled forms, whose
+/// 8-byte loads cover 256 bytes a warp (the doubled form with it: 2^10 0.785-0.792 against
+/// 0.780-0.791).
+bool fetches_256(gp::Form form, int log_l) noexcept {
+  static int const mode = env_mode("FFTCORE_TC_GROUP_L2_HINT");
+  return mode == 3 || (mode == 1 && form == gp::Form::kSixteen && log_l >= 10);
+}
+
+template <int kLogL, bool kVectorStores, gp::Form kForm>
 cudaError_t launch_kind(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         bool inverse, cudaStream_t stream) noexcept {
-  dim3 const grid(static_cast<unsigned>(pass.blocks));
-  unsigned const threads = 1u << static_cast<unsigned>(gp::log_threads(pass.log_tile, kLogL));
-  std::size_t const smem = (std::size_t{threads} >> gp::log_group_lanes(kLogL)) *
-                           gp::group_slots(kLogL, kWide) * sizeof(float2);
+  int const factor = log_tile_factor<kForm>();
+  PassParams run = factor > 0 ? retiled(pass, pass.log_tile + factor) : pass;
+  run.l2_fetch_hint = fetches_256(kForm, kLogL) ? 1 : 0;
+  dim3 const grid(static_cast<unsigned>(run.blocks));
+  unsigned const threads = 1u << static_cast<unsigned>(gp::log_threads(run.log_tile, kLogL, kForm));
+  std::size_t const smem = (std::size_t{threads} >> gp::log_group_lanes(kLogL, kForm)) *
+                           gp::group_slots(kLogL, kForm) * sizeof(float2);
   if (inverse) {
-    return launch_chained(group_pass_kernel<kLogL, true, kVectorStores, kWide>, grid, dim3(threads),
-                          smem, stream, pass, src, dst, coarse);
+    return launch_chained(group_pass_kernel<kLogL, true, kVectorStores, kForm>, grid, dim3(threads),
+                          smem, stream, run, src, dst, coarse);
   }
-  return launch_chained(group_pass_kernel<kLogL, false, kVectorStores, kWide>, grid, dim3(threads),
-                        smem, stream, pass, src, dst, coarse);
+  return launch_chained(group_pass_kernel<kLogL, false, kVectorStores, kForm>, grid, dim3(threads),
+                        smem, stream, run, src, dst, coarse);
 }
 
 /// Whether the wide form runs `pass` from `src` (group_pass::wide_eligible and a source on an
@@ -225,15 +296,37 @@ bool runs_wide(PassParams const& pass, void const* src) noexcept {
   return preferred && gp::wide_eligible(pass) && reinterpret_cast<std::uintptr_t>(src) % 8 == 0;
 }
 
+/// Whether the doubled form runs `pass` from `src` (group_pass::doubled_eligible and a source on
+/// an 8-byte boundary). FFTCORE_TC_GROUP_DOUBLED (env_mode): 0 never (the 16-point form), else
+/// wherever it can (1024..4096 points; the wide form, where it runs, comes first): with two
+/// rounds a block it measured as fast as the 16-point form with the 256-byte hint or faster, and
+/// faster than the Stockham pass (H100, ms per 2^28 elements, three runs each in one call,
+/// NOTES.md session 34, doubled / 16-point with the hint / Stockham: 2^10 0.754-0.759 /
+/// 0.754-0.801 / 0.764-0.772, 2^11 0.762-0.772 / 0.767-0.771 / -, 2^12 0.787-0.798 /
+/// 0.786-0.793 / 0.795-0.806, 1024x1024 1.770-1.781 / 1.768-1.795 / 1.797-1.798; 2048x2048 and
+/// 4096x4096 within 1 %).
+bool runs_doubled(PassParams const& pass, void const* src) noexcept {
+  static int const mode = env_mode("FFTCORE_TC_GROUP_DOUBLED");
+  return mode != 0 && gp::doubled_eligible(pass) && reinterpret_cast<std::uintptr_t>(src) % 8 == 0;
+}
+
 template <int kLogL, bool kVectorStores>
 cudaError_t launch_form(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         bool inverse, cudaStream_t stream) noexcept {
   if constexpr (kLogL <= gp::kMaxWideLogLength) {
     if (runs_wide(pass, src)) {
-      return launch_kind<kLogL, kVectorStores, true>(pass, src, dst, coarse, inverse, stream);
+      return launch_kind<kLogL, kVectorStores, gp::Form::kWide>(pass, src, dst, coarse, inverse,
+                                                                stream);
     }
   }
-  return launch_kind<kLogL, kVectorStores, false>(pass, src, dst, coarse, inverse, stream);
+  if constexpr (kLogL >= gp::kMinDoubledLogLength) {
+    if (runs_doubled(pass, src)) {
+      return launch_kind<kLogL, kVectorStores, gp::Form::kDoubled>(pass, src, dst, coarse, inverse,
+                                                                   stream);
+    }
+  }
+  return launch_kind<kLogL, kVectorStores, gp::Form::kSixteen>(pass, src, dst, coarse, inverse,
+                                                               stream);
 }
 
 template <int kLogL>
@@ -245,31 +338,22 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                                     << (gp::kLogValues - gp::log_last_radix(kLogL));
   bool const vector =
       gp::aligned_outputs(pass) && reinterpret_cast<std::uintptr_t>(dst) % kBytes == 0;
-  // Tiles of twice the planner's sequences (2^12 elements: one round of 256 threads), so that
-  // each block takes two rounds (FFTCORE_TC_GROUP_ROUNDS=r: 2^r, r = 0..3, A/B). H100, ms per
-  // 2^28 elements, two runs each in one call (NOTES.md session 32), one / two / four / eight
-  // rounds: 2^10 0.774-0.775 / 0.768-0.770 / 0.766-0.774 / 0.764-0.776, 2^11 0.782-0.784 /
-  // 0.777-0.779 / 0.773-0.780 / 0.769-0.777, 512x512 1.676-1.680 / 1.671-1.672 / 1.678-1.687
-  // / 1.684-1.697, 2^9 and 2^12 the same within 0.5 %.
-  static int const log_rounds = env_int("FFTCORE_TC_GROUP_ROUNDS", 1);
-  PassParams const tiled =
-      log_rounds > 0 && log_rounds <= 3 ? retiled(pass, pass.log_tile + log_rounds) : pass;
-  return vector ? launch_form<kLogL, true>(tiled, src, dst, coarse, inverse, stream)
-                : launch_form<kLogL, false>(tiled, src, dst, coarse, inverse, stream);
+  return vector ? launch_form<kLogL, true>(pass, src, dst, coarse, inverse, stream)
+                : launch_form<kLogL, false>(pass, src, dst, coarse, inverse, stream);
 }
 
-template <int kLogL, bool kWide>
+template <int kLogL, gp::Form kForm>
 cudaError_t prepare_form() noexcept {
-  // The blocks' exchange (up to 49.6 KiB at 512 points) past the default 48 KiB, and the
-  // largest carve-out, so that kMinBlocks blocks fit.
-  int const smem =
-      static_cast<int>((std::size_t{1} << (gp::kLogMaxThreads - gp::log_group_lanes(kLogL))) *
-                       gp::group_slots(kLogL, kWide) * sizeof(float2));
+  // The blocks' exchange (up to 49.6 KiB at 512 points, 75 KB in the doubled form) past the
+  // default 48 KiB, and the largest carve-out, so that min_blocks blocks fit.
+  int const smem = static_cast<int>(
+      (std::size_t{1} << (gp::kLogMaxThreads - gp::log_group_lanes(kLogL, kForm))) *
+      gp::group_slots(kLogL, kForm) * sizeof(float2));
   cudaError_t e = cudaSuccess;
   for (auto const kernel :
-       {group_pass_kernel<kLogL, false, false, kWide>, group_pass_kernel<kLogL, true, false, kWide>,
-        group_pass_kernel<kLogL, false, true, kWide>,
-        group_pass_kernel<kLogL, true, true, kWide>}) {
+       {group_pass_kernel<kLogL, false, false, kForm>, group_pass_kernel<kLogL, true, false, kForm>,
+        group_pass_kernel<kLogL, false, true, kForm>,
+        group_pass_kernel<kLogL, true, true, kForm>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     }
@@ -283,9 +367,12 @@ cudaError_t prepare_form() noexcept {
 
 template <int kLogL>
 cudaError_t prepare_length() noexcept {
-  cudaError_t const e = prepare_form<kLogL, false>();
+  cudaError_t e = prepare_form<kLogL, gp::Form::kSixteen>();
   if constexpr (kLogL <= gp::kMaxWideLogLength) {
-    if (e == cudaSuccess) return prepare_form<kLogL, true>();
+    if (e == cudaSuccess) e = prepare_form<kLogL, gp::Form::kWide>();
+  }
+  if constexpr (kLogL >= gp::kMinDoubledLogLength) {
+    if (e == cudaSuccess) e = prepare_form<kLogL, gp::Form::kDoubled>();
   }
   return e;
 }
@@ -299,19 +386,15 @@ cudaError_t prepare_group_pass_kernels() noexcept {
   return e == cudaSuccess ? prepare_length<12>() : e;
 }
 
-/// FFTCORE_TC_GROUP_PASS (env_mode; read once): 0 leaves these passes to the Stockham pass, 3
-/// hands the group pass every one it can take (A/B). By default the 512- and 2048-point ones,
-/// where it measured faster than the Stockham pass in two runs each (H100, ms per 2^28
-/// elements, one call, NOTES.md session 32, group / Stockham): 2^9 0.766 / 0.770, 2^11
-/// 0.783-0.784 / 0.797-0.800, 512x512 (its rows) 1.669-1.671 / 1.679-1.683; but 2^10
-/// 0.775-0.777 / 0.761-0.762, 2^12 0.795-0.796 / 0.794-0.802, 4096x4096 1.912-1.914 /
-/// 1.892-1.897 (1024x1024 and 2048x2048 within noise: 1.815-1.832 / 1.819-1.826,
-/// 1.901-1.940 / 1.926-1.928).
+/// FFTCORE_TC_GROUP_PASS (env_mode; read once): 0 leaves these passes to the Stockham pass;
+/// else the group pass takes every one it can (512..4096 points). Session 32 gave it the 512-
+/// and 2048-point ones only (its 16-point form at 1024 and 4096 measured no faster than the
+/// Stockham pass: 2^10 0.775-0.777 / 0.761-0.762, 2^12 0.795-0.796 / 0.794-0.802, 4096x4096
+/// 1.912-1.914 / 1.892-1.897); with the doubled form at 1024..4096 it measured faster at 1024
+/// and 4096 too (runs_doubled).
 bool runs_group_pass(PassParams const& pass) noexcept {
   static int const mode = env_mode("FFTCORE_TC_GROUP_PASS");
-  bool const preferred =
-      mode == 3 || (mode == 1 && (pass.log_length == 9 || pass.log_length == 11));
-  return preferred && gp::eligible(pass);
+  return mode != 0 && gp::eligible(pass);
 }
 
 cudaError_t launch_group_pass(PassParams const& pass, void const* src, void* dst,

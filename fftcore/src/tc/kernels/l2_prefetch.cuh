@@ -40,4 +40,26 @@ __device__ __forceinline__ std::uint32_t load_fetching_line(std::uint32_t const*
 #endif
 }
 
+/// A 4- / 8-byte global load that asks L2 to fetch the 256 bytes around it from DRAM (the
+/// prefetch-size hint .L2::256B): the neighbouring warps' parts of a row that the loading warp
+/// covers half of. A plain load below sm_90.
+__device__ __forceinline__ std::uint32_t load_fetching_256(std::uint32_t const* ptr) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  std::uint32_t v;
+  asm volatile("ld.global.L2::256B.u32 %0, [%1];" : "=r"(v) : "l"(ptr));
+  return v;
+#else
+  return *ptr;
+#endif
+}
+__device__ __forceinline__ uint2 load_fetching_256(uint2 const* ptr) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  uint2 v;
+  asm volatile("ld.global.L2::256B.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(ptr));
+  return v;
+#else
+  return *ptr;
+#endif
+}
+
 }  // namespace fftcore::detail::tc

@@ -107,12 +107,12 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                            cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the group pass: group_pass::eligible (FP16, no hooks, no
-/// pass twiddle, 512 <= L <= 4096, contiguous sequences) at 512 and 2048 points (all four with
-/// FFTCORE_TC_GROUP_PASS=3, none with =0).
+/// pass twiddle, 512 <= L <= 4096, contiguous sequences) unless FFTCORE_TC_GROUP_PASS=0 is set.
 [[nodiscard]] bool runs_group_pass(PassParams const& pass) noexcept;
 
-/// The group pass (kernels/group_pass_kernel.cu), L / 16 lanes per sequence on CUDA cores, for
-/// the passes group_pass::eligible accepts; launch_pass asks it before the Stockham pass.
+/// The group pass (kernels/group_pass_kernel.cu), L / 16 or L / 32 lanes per sequence on CUDA
+/// cores, for the passes group_pass::eligible accepts; launch_pass asks it before the Stockham
+/// pass.
 [[nodiscard]] cudaError_t prepare_group_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_group_pass(PassParams const& pass, void const* src, void* dst,
                                             float2 const* coarse, bool inverse,
