@@ -310,7 +310,6 @@ TEST_F(TcGroupPass, PartialTilesAgainstCufftHalf) {
   run_cases({{1, 512, 4096 + 5, nullptr},
              {1, 1024, 2048 + 3, nullptr},
              {1, 2048, 1024 + 1, nullptr},
-             {1, 4096, 512 + 3, nullptr},
              {1, 512, 8192 + 3, nullptr, fftcore::Scaling::kByN}},
             true, fftcore::detail::tc::group_pass::eligible);
 }
