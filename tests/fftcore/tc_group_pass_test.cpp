@@ -392,34 +392,30 @@ void check(fftcore::PlanDesc const& d, bool inverse, bool in_place, int log_tile
       });
 }
 
-TEST(TcGroupPass, EmulatedPassesGiveTheDft) {
-  for (int k = gp::kMinLogLength; k <= gp::kMaxLogLength; ++k) {
+/// The emulated passes of `form` at 2^first..2^last points: forward out of place, inverse
+/// scaled by 1/N in place, blocks of several rounds with a partial last tile (11 sequences in
+/// tiles of 16384 / L: one block's groups), blocks of a single group; then the row passes of the
+/// 2-D shapes rows x 2^first (forward, out of place) and 64 x 2048 (inverse, in place).
+void check_every_length(gp::Form form, int first, int last, std::int64_t rows) {
+  for (int k = first; k <= last; ++k) {
     std::int64_t const n = std::int64_t{1} << k;
-    check(desc(1, n, 3), false, false);
+    check(desc(1, n, 3), false, false, -1, form);
     fftcore::PlanDesc by_n = desc(1, n, 5);
     by_n.scaling = fftcore::Scaling::kByN;
-    check(by_n, true, true);
-    // Blocks of several rounds with a partial last tile: 11 sequences in tiles of 4 (groups of
-    // one block: 4096 / L), and of one sequence (blocks of a single group).
-    check(desc(1, n, 11), false, true, 14 - k);
-    check(desc(1, n, 3), true, false, 0);
+    check(by_n, true, true, -1, form);
+    check(desc(1, n, 11), false, true, 14 - k, form);
+    check(desc(1, n, 3), true, false, 0, form);
   }
-  check(desc(512, 512, 1), false, false);
-  check(desc(64, 2048, 1), true, true);
+  check(desc(rows, std::int64_t{1} << first, 1), false, false, -1, form);
+  check(desc(64, 2048, 1), true, true, -1, form);
+}
+
+TEST(TcGroupPass, EmulatedPassesGiveTheDft) {
+  check_every_length(gp::Form::kSixteen, gp::kMinLogLength, gp::kMaxLogLength, 512);
 }
 
 TEST(TcGroupPass, EmulatedWidePassesGiveTheDft) {
-  for (int k = gp::kMinLogLength; k <= gp::kMaxWideLogLength; ++k) {
-    std::int64_t const n = std::int64_t{1} << k;
-    check(desc(1, n, 3), false, false, -1, gp::Form::kWide);
-    fftcore::PlanDesc by_n = desc(1, n, 5);
-    by_n.scaling = fftcore::Scaling::kByN;
-    check(by_n, true, true, -1, gp::Form::kWide);
-    check(desc(1, n, 11), false, true, 14 - k, gp::Form::kWide);
-    check(desc(1, n, 3), true, false, 0, gp::Form::kWide);
-  }
-  check(desc(512, 512, 1), false, false, -1, gp::Form::kWide);
-  check(desc(64, 2048, 1), true, true, -1, gp::Form::kWide);
+  check_every_length(gp::Form::kWide, gp::kMinLogLength, gp::kMaxWideLogLength, 512);
 }
 
 TEST(TcGroupPass, WideExchangeSlotsAreDistinctWithTheirWavefronts) {
@@ -440,17 +436,7 @@ TEST(TcGroupPass, WideFormTakesPassesWithEvenInputStrides) {
 }
 
 TEST(TcGroupPass, EmulatedDoubledPassesGiveTheDft) {
-  for (int k = gp::kMinDoubledLogLength; k <= gp::kMaxLogLength; ++k) {
-    std::int64_t const n = std::int64_t{1} << k;
-    check(desc(1, n, 3), false, false, -1, gp::Form::kDoubled);
-    fftcore::PlanDesc by_n = desc(1, n, 5);
-    by_n.scaling = fftcore::Scaling::kByN;
-    check(by_n, true, true, -1, gp::Form::kDoubled);
-    check(desc(1, n, 11), false, true, 14 - k, gp::Form::kDoubled);
-    check(desc(1, n, 3), true, false, 0, gp::Form::kDoubled);
-  }
-  check(desc(256, 1024, 1), false, false, -1, gp::Form::kDoubled);
-  check(desc(64, 2048, 1), true, true, -1, gp::Form::kDoubled);
+  check_every_length(gp::Form::kDoubled, gp::kMinDoubledLogLength, gp::kMaxLogLength, 256);
 }
 
 TEST(TcGroupPass, DoubledExchangeSlotsAreDistinctAndBankConflictFree) {
