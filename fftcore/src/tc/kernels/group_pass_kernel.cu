@@ -240,10 +240,11 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
 /// 2^28 elements: 16-point form, two runs each in one call (NOTES.md session 32), one / two /
 /// four / eight rounds: 2^10 0.774-0.775 / 0.768-0.770 / 0.766-0.774 / 0.764-0.776, 2^11
 /// 0.782-0.784 / 0.777-0.779 / 0.773-0.780 / 0.769-0.777, 512x512 1.676-1.680 / 1.671-1.672 /
-/// 1.678-1.687 / 1.684-1.697; the wide form at 512 points, six runs each over two calls
-/// (session 34), two / four rounds: 2^9 0.749-0.755 / 0.740-0.748, 512x512 1.654-1.668 /
-/// 1.648-1.654; the doubled form, three runs each (session 34), one / two rounds: 2^10
-/// 0.780-0.791 / 0.752-0.758, 2^11 0.783-0.790 / 0.761-0.770, 2^12 0.788-0.803 / 0.787-0.796.
+/// 1.678-1.687 / 1.684-1.697; the wide form at 512 points (session 34), two / four rounds: 2^9
+/// 0.749-0.755 / 0.740-0.748 (six runs each over two calls), 512x512 1.654-1.668 / 1.648-1.654
+/// (three runs each); the doubled form (session 34), one round (three runs, one call) / two
+/// (six runs, two later calls): 2^10 0.780-0.791 / 0.752-0.759, 2^11 0.783-0.790 / 0.761-0.772,
+/// 2^12 0.788-0.803 / 0.787-0.798.
 template <gp::Form kForm>
 int log_tile_factor() noexcept {
   static int const forced = env_int("FFTCORE_TC_GROUP_ROUNDS", -1);
@@ -257,8 +258,8 @@ int log_tile_factor() noexcept {
 /// row or less and measured faster with it (H100, ms per 2^28 elements, three runs each in one
 /// call, NOTES.md session 34, without / with: 2^10 0.771-0.779 / 0.754-0.757, 2^11 0.777-0.785
 /// / 0.764-0.765, 2^12 0.803-0.810 / 0.785-0.794); not in the wide and doubled forms, whose
-/// 8-byte loads cover 256 bytes a warp (the doubled form with it: 2^10 0.785-0.792 against
-/// 0.780-0.791).
+/// 8-byte loads cover 256 bytes a warp (the doubled form with one round a block, with it: 2^10
+/// 0.785-0.792; without it, in an earlier call: 0.780-0.791).
 bool fetches_256(gp::Form form, int log_l) noexcept {
   static int const mode = env_mode("FFTCORE_TC_GROUP_L2_HINT");
   return mode == 3 || (mode == 1 && form == gp::Form::kSixteen && log_l >= 10);
