@@ -113,10 +113,14 @@ TEST(TcGroupPass, HooksTwiddlesAndUnsafeLayoutsStayElsewhere) {
   EXPECT_FALSE(gp::aligned_outputs(p)) << "odd output stride: word stores";
 }
 
+char const* form_name(gp::Form form) {
+  return form == gp::Form::kWide ? " wide form" : form == gp::Form::kDoubled ? " doubled form" : "";
+}
+
 /// Rounds x groups of a block take each of the tile's T sequences once, a group one a round.
 void check_rounds(int log_tile, int log_l, gp::Form form) {
   SCOPED_TRACE("L = 2^" + std::to_string(log_l) + " T = 2^" + std::to_string(log_tile) +
-               (form == gp::Form::kDoubled ? " doubled" : ""));
+               form_name(form));
   int const log_threads = gp::log_threads(log_tile, log_l, form);
   ASSERT_GE(log_threads, gp::log_group_lanes(log_l, form));
   ASSERT_LE(log_threads, gp::kLogMaxThreads);
@@ -147,10 +151,6 @@ TEST(TcGroupPass, RoundsCoverEveryTileSequenceOnce) {
         check_rounds(log_tile, log_l, form);
     }
   }
-}
-
-char const* form_name(gp::Form form) {
-  return form == gp::Form::kWide ? " wide form" : form == gp::Form::kDoubled ? " doubled form" : "";
 }
 
 /// The slots of (k1, m2, m3) are distinct and inside the group's area; step 1's writes (k1 and
