@@ -134,13 +134,13 @@ void print_small_table(std::string const& only, std::size_t total, Buffer const&
     bool r2c = false;  ///< R2C (against cuFFT FP16's), else C2C
   };
   // The R2C rows: 2^15 reals around the twin R2C's smallest batch (real_layout.hpp).
-  for (Small const& sc : {Small{{1, 1LL << 17}, 1}, Small{{512, 256}, 2}, Small{{1, 1LL << 14}, 1},
-                          Small{{1, 1LL << 15}, 1}, Small{{1, 1LL << 15}, 64},
-                          Small{{1, 1LL << 20}, 1}, Small{{1, 1LL << 22}, 1},
-                          Small{{512, 512}, 1}, Small{{2048, 2048}, 1},
-                          Small{{1, 1LL << 15}, 128, true}, Small{{1, 1LL << 15}, 256, true},
-                          Small{{1, 1LL << 15}, 512, true}, Small{{1, 1LL << 15}, 1024, true},
-                          Small{{1, 1LL << 15}, 2048, true}}) {
+  for (Small const& sc :
+       {Small{{1, 1LL << 17}, 1}, Small{{512, 256}, 2}, Small{{1, 1LL << 14}, 1},
+        Small{{1, 1LL << 15}, 1}, Small{{1, 1LL << 15}, 64}, Small{{1, 1LL << 20}, 1},
+        Small{{1, 1LL << 22}, 1}, Small{{512, 512}, 1}, Small{{1024, 1024}, 1},
+        Small{{2048, 2048}, 1}, Small{{1, 1LL << 12}, 256}, Small{{1, 1LL << 15}, 128, true},
+        Small{{1, 1LL << 15}, 256, true}, Small{{1, 1LL << 15}, 512, true},
+        Small{{1, 1LL << 15}, 1024, true}, Small{{1, 1LL << 15}, 2048, true}}) {
     if (!selected(only, case_name(sc.c))) continue;
     std::size_t const elements = static_cast<std::size_t>(sc.c.rows * sc.c.cols * sc.batch);
     std::size_t const slices =

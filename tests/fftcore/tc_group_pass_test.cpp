@@ -147,10 +147,58 @@ TEST(TcGroupPass, RoundsCoverEveryTileSequenceOnce) {
         check_rounds(layout_of(desc(1, std::int64_t{1} << log_l, batch)).passes[0].log_tile, log_l,
                      form);
       }
-      for (int log_tile = 0; log_tile + log_l <= 16; ++log_tile)
+      for (int log_tile = 0; log_tile + log_l <= 12 + gp::kMaxLogTileFactor; ++log_tile)
         check_rounds(log_tile, log_l, form);
     }
   }
+}
+
+/// The launch's tile factor: the form's default where the batch is large (2^28 elements, the
+/// benchmark's), lowered for small batches to the largest factor that keeps kMinRoundBlocks
+/// blocks (or none); fitted_tile_factor's block count is retiled's.
+TEST(TcGroupPass, TilesGrowOnlyWhereTheBatchKeepsItsBlocks) {
+  for (gp::Form form : {gp::Form::kSixteen, gp::Form::kWide, gp::Form::kDoubled}) {
+    int const wanted = gp::default_log_tile_factor(form);
+    for (int log_l = gp::kMinLogLength; log_l <= gp::kMaxLogLength; ++log_l) {
+      for (std::int64_t rows : {std::int64_t{1}, std::int64_t{1} << log_l}) {
+        for (std::int64_t batch : {std::int64_t{1}, std::int64_t{4}, std::int64_t{1027},
+                                   (std::int64_t{1} << 28) / (rows << log_l)}) {
+          SCOPED_TRACE(std::to_string(rows) + " x 2^" + std::to_string(log_l) + " batch " +
+                       std::to_string(batch) + form_name(form));
+          PassParams p{};
+          bool found = false;
+          for (PassParams const& q :
+               layout_of(desc(rows, std::int64_t{1} << log_l, batch)).passes) {
+            if (is_row_pass(q, std::int64_t{1} << log_l)) p = q, found = true;
+          }
+          ASSERT_TRUE(found);
+          std::int64_t const rest = p.blocks / p.tiles0;
+          int const f = gp::fitted_tile_factor(wanted, p.log_tile, p.extent[0], rest);
+          ASSERT_GE(f, 0);
+          ASSERT_LE(f, wanted);
+          for (int g = 0; g <= wanted; ++g) {
+            std::int64_t const blocks = fftcore::detail::tc::retiled(p, p.log_tile + g).blocks;
+            if (g <= f) {
+              EXPECT_TRUE(g == 0 || blocks >= gp::kMinRoundBlocks) << "factor " << g;
+            } else {
+              EXPECT_LT(blocks, gp::kMinRoundBlocks) << "factor " << g << " was left out";
+            }
+          }
+          if (rows * batch << log_l == std::int64_t{1} << 28) {
+            EXPECT_EQ(f, wanted);
+          }
+        }
+      }
+    }
+  }
+  // One 1024 x 1024 image: 1024 rows of 1024 in planner tiles of 4, 256 blocks; no larger tile.
+  PassParams const* row = nullptr;
+  PassLayout const one = layout_of(desc(1024, 1024, 1));
+  for (PassParams const& q : one.passes) {
+    if (is_row_pass(q, 1024)) row = &q;
+  }
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(gp::fitted_tile_factor(3, row->log_tile, row->extent[0], row->blocks / row->tiles0), 0);
 }
 
 /// The slots of (k1, m2, m3) are distinct and inside the group's area; step 1's writes (k1 and

@@ -118,6 +118,31 @@ FFTCORE_HD constexpr int log_threads(int log_tile, int log_l, Form form = Form::
 FFTCORE_HD constexpr int log_rounds(int log_tile, int log_l, Form form = Form::kSixteen) {
   return log_tile + log_group_lanes(log_l, form) - log_threads(log_tile, log_l, form);
 }
+/// The launch's tiles as multiples of the planner's (2^12 elements: one round of 256 threads in
+/// the 16-point and wide forms, half a round in the doubled form): log2 of the factor by default,
+/// 1 in the 16-point form (two rounds a block), 2 in the wide form (four), 3 in the doubled form
+/// (four); kernels/group_pass_kernel.cu has the measurements. FFTCORE_TC_GROUP_ROUNDS forces
+/// 0..kMaxLogTileFactor (A/B).
+inline constexpr int kMaxLogTileFactor = 5;
+FFTCORE_HD constexpr int default_log_tile_factor(Form form) {
+  return form == Form::kSixteen ? 1 : form == Form::kWide ? 2 : 3;
+}
+/// Blocks a launch keeps at least where its tiles grow (some eight blocks an SM on 132 SMs), so
+/// that small batches (one 1024 x 1024 image: 1024 rows) keep their blocks spread over the GPU.
+inline constexpr std::int64_t kMinRoundBlocks = 1024;
+/// The factor (log2) for a pass of `tiles0` tiles of 2^log_tile sequences over `extent0`
+/// sequences, `rest` tile rows above them (retiled's arithmetic): `wanted`, lowered while the
+/// launch would have fewer than kMinRoundBlocks blocks.
+FFTCORE_HD constexpr int fitted_tile_factor(int wanted, int log_tile, std::int64_t extent0,
+                                            std::int64_t rest) {
+  int f = wanted;
+  while (f > 0 && ((extent0 + (std::int64_t{1} << (log_tile + f)) - 1) >> (log_tile + f)) * rest <
+                      kMinRoundBlocks) {
+    --f;
+  }
+  return f;
+}
+
 /// The tile sequence of group `group` in round r: the block's groups on adjacent sequences.
 FFTCORE_HD constexpr int tile_sequence(int round, int group, int log_threads, int log_l,
                                        Form form = Form::kSixteen) {

@@ -233,23 +233,25 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
   }
 }
 
-/// log2 of the tile's multiple of the planner's sequences (2^12 elements, one round of 256
-/// threads in the 16-point and wide forms, half a round in the doubled form):
-/// FFTCORE_TC_GROUP_ROUNDS=r (0..3) sets it for every form (A/B); by default 1 in the 16-point
-/// form (two rounds a block) and 2 in the wide and doubled forms (four and two). H100, ms per
-/// 2^28 elements: 16-point form, two runs each in one call (NOTES.md session 32), one / two /
-/// four / eight rounds: 2^10 0.774-0.775 / 0.768-0.770 / 0.766-0.774 / 0.764-0.776, 2^11
-/// 0.782-0.784 / 0.777-0.779 / 0.773-0.780 / 0.769-0.777, 512x512 1.676-1.680 / 1.671-1.672 /
-/// 1.678-1.687 / 1.684-1.697; the wide form at 512 points (session 34), two / four rounds: 2^9
-/// 0.749-0.755 / 0.740-0.748 (six runs each over two calls), 512x512 1.654-1.668 / 1.648-1.654
-/// (three runs each); the doubled form (session 34), one round (three runs, one call) / two
-/// (six runs, two later calls): 2^10 0.780-0.791 / 0.752-0.759, 2^11 0.783-0.790 / 0.761-0.772,
-/// 2^12 0.788-0.803 / 0.787-0.798.
+/// log2 of the launch's tile over the planner's (group_pass::default_log_tile_factor, lowered by
+/// fitted_tile_factor for small batches): FFTCORE_TC_GROUP_ROUNDS=r (0..kMaxLogTileFactor) sets
+/// it for every form and batch (A/B). H100, ms per 2^28 elements: 16-point form, two runs each in
+/// one call (NOTES.md session 32), one / two / four / eight rounds: 2^10 0.774-0.775 /
+/// 0.768-0.770 / 0.766-0.774 / 0.764-0.776, 2^11 0.782-0.784 / 0.777-0.779 / 0.773-0.780 /
+/// 0.769-0.777, 512x512 1.676-1.680 / 1.671-1.672 / 1.678-1.687 / 1.684-1.697; the wide form at
+/// 512 points (session 34), two / four rounds: 2^9 0.749-0.755 / 0.740-0.748 (six runs each over
+/// two calls), 512x512 1.654-1.668 / 1.648-1.654 (three runs each); the doubled form (session
+/// 34), one round (three runs, one call) / two (six runs, two later calls): 2^10 0.780-0.791 /
+/// 0.752-0.759, 2^11 0.783-0.790 / 0.761-0.772, 2^12 0.788-0.803 / 0.787-0.798; (session 35,
+/// three runs each in one call) two / four: 2^10 0.751-0.761 / 0.743-0.747, 2^11 0.761-0.771 /
+/// 0.754-0.761, 2^12 0.789-0.797 / 0.781-0.789, 1024x1024 1.784-1.787 / 1.758-1.781, 2048x2048
+/// 1.886-1.898 / 1.875-1.890, 4096x4096 1.883-1.905 / 1.877-1.884.
 template <gp::Form kForm>
-int log_tile_factor() noexcept {
+int log_tile_factor(PassParams const& pass) noexcept {
   static int const forced = env_int("FFTCORE_TC_GROUP_ROUNDS", -1);
-  if (forced >= 0 && forced <= 3) return forced;
-  return kForm == gp::Form::kSixteen ? 1 : 2;
+  if (forced >= 0 && forced <= gp::kMaxLogTileFactor) return forced;
+  return gp::fitted_tile_factor(gp::default_log_tile_factor(kForm), pass.log_tile, pass.extent[0],
+                                pass.blocks / pass.tiles0);
 }
 
 /// Whether step 1 loads with the 256-byte L2 fetch hint (load_fetching_256):
@@ -268,7 +270,7 @@ bool fetches_256(gp::Form form, int log_l) noexcept {
 template <int kLogL, bool kVectorStores, gp::Form kForm>
 cudaError_t launch_kind(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         bool inverse, cudaStream_t stream) noexcept {
-  int const factor = log_tile_factor<kForm>();
+  int const factor = log_tile_factor<kForm>(pass);
   PassParams run = factor > 0 ? retiled(pass, pass.log_tile + factor) : pass;
   run.l2_fetch_hint = fetches_256(kForm, kLogL) ? 1 : 0;
   dim3 const grid(static_cast<unsigned>(run.blocks));
