@@ -130,9 +130,9 @@ FFTCORE_HD constexpr int default_log_tile_factor(Form form) {
 /// Blocks a launch keeps at least where its tiles grow (some eight blocks an SM on 132 SMs), so
 /// that small batches (one 1024 x 1024 image: 1024 rows) keep their blocks spread over the GPU.
 inline constexpr std::int64_t kMinRoundBlocks = 1024;
-/// The factor (log2) for a pass of `tiles0` tiles of 2^log_tile sequences over `extent0`
-/// sequences, `rest` tile rows above them (retiled's arithmetic): `wanted`, lowered while the
-/// launch would have fewer than kMinRoundBlocks blocks.
+/// The factor (log2) for a pass over `extent0` sequences in planner tiles of 2^log_tile, with
+/// `rest` rows of such tiles above them (blocks / tiles0; retiled's arithmetic): `wanted`,
+/// lowered while the launch would have fewer than kMinRoundBlocks blocks.
 FFTCORE_HD constexpr int fitted_tile_factor(int wanted, int log_tile, std::int64_t extent0,
                                             std::int64_t rest) {
   int f = wanted;
