@@ -84,18 +84,14 @@ __device__ __forceinline__ void column_item(std::uint32_t const* from, std::uint
 }
 
 __global__ void __launch_bounds__(kThreads) rows_all(std::uint32_t const* in, std::uint32_t* ws) {
-  extern __shared__ std::uint32_t pad[];
   for (long w = blockIdx.x; w < kTotal / kItem; w += gridDim.x) row_item<false>(in, ws, w);
-  if (gridDim.x == 0) pad[threadIdx.x] = 0;
 }
 
 __global__ void __launch_bounds__(kThreads)
     columns_all(std::uint32_t const* ws, std::uint32_t* out, int log_w) {
-  extern __shared__ std::uint32_t pad[];
   for (long w = blockIdx.x; w < kTotal / kItem; w += gridDim.x) {
     column_item<false>(ws, out, w, log_w);
   }
-  if (gridDim.x == 0) pad[threadIdx.x] = 0;
 }
 
 /// Every block of the (co-resident) grid past the point, all their earlier writes visible: a
@@ -121,7 +117,6 @@ template <bool kPipelined, bool kStreaming>
 __global__ void __launch_bounds__(kThreads)
     chained(std::uint32_t const* in, std::uint32_t* ws, std::uint32_t* out, int log_w,
             int log_chunk, unsigned* counter) {
-  extern __shared__ std::uint32_t pad[];
   long const chunk = 1L << log_chunk;
   long const items = chunk / kItem;  // a chunk's items, in either phase
   long const chunks = kTotal / chunk;
@@ -155,7 +150,6 @@ __global__ void __launch_bounds__(kThreads)
       grid_barrier(counter, target);
     }
   }
-  if (gridDim.x == 0) pad[threadIdx.x] = 0;
 }
 
 /// Whether out holds in (word i = i * 2654435761), after a fresh run into a zeroed output; 4096

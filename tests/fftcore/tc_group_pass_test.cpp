@@ -155,7 +155,7 @@ TEST(TcGroupPass, RoundsCoverEveryTileSequenceOnce) {
 
 /// The launch's tile factor: the form's default where the batch is large (2^28 elements, the
 /// benchmark's), lowered for small batches to the largest factor that keeps kMinRoundBlocks
-/// blocks (or none); fitted_tile_factor's block count is retiled's.
+/// blocks (or none), by retiled's block count.
 TEST(TcGroupPass, TilesGrowOnlyWhereTheBatchKeepsItsBlocks) {
   for (gp::Form form : {gp::Form::kSixteen, gp::Form::kWide, gp::Form::kDoubled}) {
     int const wanted = gp::default_log_tile_factor(form);
@@ -172,8 +172,7 @@ TEST(TcGroupPass, TilesGrowOnlyWhereTheBatchKeepsItsBlocks) {
             if (is_row_pass(q, std::int64_t{1} << log_l)) p = q, found = true;
           }
           ASSERT_TRUE(found);
-          std::int64_t const rest = p.blocks / p.tiles0;
-          int const f = gp::fitted_tile_factor(wanted, p.log_tile, p.extent[0], rest);
+          int const f = gp::fitted_tile_factor(p, wanted);
           ASSERT_GE(f, 0);
           ASSERT_LE(f, wanted);
           for (int g = 0; g <= wanted; ++g) {
@@ -198,7 +197,7 @@ TEST(TcGroupPass, TilesGrowOnlyWhereTheBatchKeepsItsBlocks) {
     if (is_row_pass(q, 1024)) row = &q;
   }
   ASSERT_NE(row, nullptr);
-  EXPECT_EQ(gp::fitted_tile_factor(3, row->log_tile, row->extent[0], row->blocks / row->tiles0), 0);
+  EXPECT_EQ(gp::fitted_tile_factor(*row, 3), 0);
 }
 
 /// The slots of (k1, m2, m3) are distinct and inside the group's area; step 1's writes (k1 and

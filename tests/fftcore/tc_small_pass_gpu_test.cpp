@@ -292,8 +292,9 @@ TEST_F(TcStockhamPass, RowsOf2dShapesAgainstCufftHalf) {
 
 TEST_F(TcGroupPass, LengthsAgainstCufftHalf) {
   // 1-D n = 512 .. 4096: the launcher's tiles (2^13 elements, two rounds of 256 threads in the
-  // 16-point form: 8, 4, 2 groups or one; 2^14 in the wide and doubled forms) over batches of
-  // 2^21 elements, single sequences (blocks of one group, its later rounds empty) and scaling.
+  // 16-point form: 8, 4, 2 groups or one; 2^14 in the wide form, 2^15 in the doubled form; the
+  // planner's tiles where a batch would have fewer than 1024 blocks) over batches of 2^21
+  // elements, single sequences (blocks of one group) and scaling.
   run_cases({{1, 512, 4096, nullptr},
              {1, 1024, 2048, nullptr},
              {1, 2048, 1024, nullptr},

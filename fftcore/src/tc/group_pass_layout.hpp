@@ -56,6 +56,7 @@
 #pragma once
 
 #include "pass_params.hpp"
+#include "plan_logic.hpp"
 
 namespace fftcore::detail::tc::group_pass {
 
@@ -130,16 +131,11 @@ FFTCORE_HD constexpr int default_log_tile_factor(Form form) {
 /// Blocks a launch keeps at least where its tiles grow (some eight blocks an SM on 132 SMs), so
 /// that small batches (one 1024 x 1024 image: 1024 rows) keep their blocks spread over the GPU.
 inline constexpr std::int64_t kMinRoundBlocks = 1024;
-/// The factor (log2) for a pass over `extent0` sequences in planner tiles of 2^log_tile, with
-/// `rest` rows of such tiles above them (blocks / tiles0; retiled's arithmetic): `wanted`,
-/// lowered while the launch would have fewer than kMinRoundBlocks blocks.
-FFTCORE_HD constexpr int fitted_tile_factor(int wanted, int log_tile, std::int64_t extent0,
-                                            std::int64_t rest) {
+/// The factor (log2) for `pass` (the planner's tiles): `wanted`, lowered while the launch's
+/// blocks (retiled's) would be fewer than kMinRoundBlocks. Host only.
+inline int fitted_tile_factor(PassParams const& pass, int wanted) {
   int f = wanted;
-  while (f > 0 && ((extent0 + (std::int64_t{1} << (log_tile + f)) - 1) >> (log_tile + f)) * rest <
-                      kMinRoundBlocks) {
-    --f;
-  }
+  while (f > 0 && retiled(pass, pass.log_tile + f).blocks < kMinRoundBlocks) --f;
   return f;
 }
 

@@ -250,8 +250,7 @@ template <gp::Form kForm>
 int log_tile_factor(PassParams const& pass) noexcept {
   static int const forced = env_int("FFTCORE_TC_GROUP_ROUNDS", -1);
   if (forced >= 0 && forced <= gp::kMaxLogTileFactor) return forced;
-  return gp::fitted_tile_factor(gp::default_log_tile_factor(kForm), pass.log_tile, pass.extent[0],
-                                pass.blocks / pass.tiles0);
+  return gp::fitted_tile_factor(pass, gp::default_log_tile_factor(kForm));
 }
 
 /// Whether step 1 loads with the 256-byte L2 fetch hint (load_fetching_256):
