@@ -16,9 +16,14 @@
 // workspace is reused by every chunk, so it can stay in L2. "pipelined": two workspaces, phase B
 // of chunk k and phase A of chunk k + 1 between the same two barriers (one barrier a chunk).
 // "streaming": the input read and the output written with evict-first hints (__ldcs, __stcs),
-// the workspace plain. Times are the best of five after two warm-ups, against cudaMemcpy of the
-// 1 GiB in the same run; every variant's output is checked against the input (a barrier that
-// let phase B read a stale workspace fails the check). fftcore/NOTES.md, session 35.
+// the workspace plain. "two launches, tiled intermediate": as "two launches", but phase A writes
+// each image into the workspace as bands of C columns, each band's W rows x C words adjacent
+// (a row's words go out in runs of C words, one run a band), so that phase B reads each of its
+// items as 32768 adjacent words and writes its runs of C words to the output as before: the
+// narrow runs move from the column pass's reads to the row pass's writes (session 36). Times are
+// the best of five after two warm-ups, against cudaMemcpy of the 1 GiB in the same run; every
+// variant's output is checked against the input (a barrier that let phase B read a stale workspace
+// fails the check). fftcore/NOTES.md, session 35.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -81,6 +86,64 @@ __device__ __forceinline__ void column_item(std::uint32_t const* from, std::uint
   for (int i = 0; i < kWords; ++i) r[i] = from[base + i * step];
 #pragma unroll
   for (int i = 0; i < kWords; ++i) store<kStreamOut>(to + base + i * step, r[i] ^ kFlip);
+}
+
+/// The workspace word of image word (r, col) of an image of 2^log_w x 2^log_w words, in bands
+/// of C = 32768 / W columns: band col / C, then row r, then col mod C.
+__device__ __forceinline__ long tiled_offset(long r, long col, int log_w) {
+  int const log_c = 15 - log_w;
+  return ((col >> log_c) << (log_w + log_c)) + (r << log_c) + (col & ((1L << log_c) - 1));
+}
+
+/// Phase A item w into the banded workspace: the item's rows, word (r, col) of image i to
+/// image i's band layout.
+__device__ __forceinline__ void row_item_tiled(std::uint32_t const* from, std::uint32_t* to, long w,
+                                               int log_w) {
+  std::uint32_t r[kWords];
+  long const base = w * kItem + threadIdx.x;
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) r[i] = from[base + i * kThreads];
+  long const mask = (1L << log_w) - 1;
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) {
+    long const p = base + i * kThreads;
+    long const image = p >> (2 * log_w);
+    to[(image << (2 * log_w)) + tiled_offset((p >> log_w) & mask, p & mask, log_w)] = r[i] ^ kFlip;
+  }
+}
+
+/// Phase B item w (band w mod (W / C) of image w / (W / C)) from the banded workspace: 32768
+/// adjacent words, thread j on words j + 512 i (row q / C, column q mod C of the band), to their
+/// places in the output.
+__device__ __forceinline__ void column_item_tiled(std::uint32_t const* from, std::uint32_t* to,
+                                                  long w, int log_w) {
+  int const log_c = 15 - log_w;
+  long const bands = 1L << (log_w - log_c);
+  long const image = w / bands;
+  long const band = w % bands;
+  long const base = w * kItem + threadIdx.x;  // bands are kItem words, images bands x kItem
+  std::uint32_t r[kWords];
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) r[i] = from[base + i * kThreads];
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) {
+    long const q = threadIdx.x + i * kThreads;
+    long const at = (image << (2 * log_w)) + ((q >> log_c) << log_w) + (band << log_c) +
+                    (q & ((1L << log_c) - 1));
+    to[at] = r[i] ^ kFlip;
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    rows_all_tiled(std::uint32_t const* in, std::uint32_t* ws, int log_w) {
+  for (long w = blockIdx.x; w < kTotal / kItem; w += gridDim.x) row_item_tiled(in, ws, w, log_w);
+}
+
+__global__ void __launch_bounds__(kThreads)
+    columns_all_tiled(std::uint32_t const* ws, std::uint32_t* out, int log_w) {
+  for (long w = blockIdx.x; w < kTotal / kItem; w += gridDim.x) {
+    column_item_tiled(ws, out, w, log_w);
+  }
 }
 
 __global__ void __launch_bounds__(kThreads) rows_all(std::uint32_t const* in, std::uint32_t* ws) {
@@ -213,6 +276,33 @@ int two_launches(Buffers const& b, int log_w) {
   return time_row(b, log_w, "two launches (as now)", 0, 0, launch);
 }
 
+/// Each phase alone too (its own row: the other phase's time is not in it; output unchecked
+/// there, the pair's row checks it).
+int two_launches_tiled(Buffers const& b, int log_w) {
+  auto const launch = [&]() -> cudaError_t {
+    rows_all_tiled<<<b.sms, kThreads, kSmem>>>(b.in, b.ws, log_w);
+    columns_all_tiled<<<b.sms, kThreads, kSmem>>>(b.ws, b.out, log_w);
+    return cudaGetLastError();
+  };
+  int rc = time_row(b, log_w, "two launches, tiled intermediate", 0, 0, launch);
+  char const* names[4] = {"phase A alone (rows)", "phase B alone (columns)", "phase A alone, tiled",
+                          "phase B alone, tiled"};
+  for (int k = 0; k < 4; ++k) {
+    float t = 0.f;
+    auto const one = [&]() -> cudaError_t {
+      if (k == 0) rows_all<<<b.sms, kThreads, kSmem>>>(b.in, b.ws);
+      if (k == 1) columns_all<<<b.sms, kThreads, kSmem>>>(b.ws, b.out, log_w);
+      if (k == 2) rows_all_tiled<<<b.sms, kThreads, kSmem>>>(b.in, b.ws, log_w);
+      if (k == 3) columns_all_tiled<<<b.sms, kThreads, kSmem>>>(b.ws, b.out, log_w);
+      return cudaGetLastError();
+    };
+    if (best_ms(one, t) != 0) return 1;
+    std::printf("| %d x %d | %s | - | 0 | %.3f | %.2f |\n", 1 << log_w, 1 << log_w, names[k], t,
+                t / b.copy);
+  }
+  return rc;
+}
+
 template <bool kPipelined, bool kStreaming>
 int chained_run(Buffers const& b, int log_w, int log_chunk) {
   auto const kernel = chained<kPipelined, kStreaming>;
@@ -255,6 +345,10 @@ int main() {
                           static_cast<int>(kSmem)));
   CK(cudaFuncSetAttribute(columns_all, cudaFuncAttributeMaxDynamicSharedMemorySize,
                           static_cast<int>(kSmem)));
+  CK(cudaFuncSetAttribute(rows_all_tiled, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          static_cast<int>(kSmem)));
+  CK(cudaFuncSetAttribute(columns_all_tiled, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          static_cast<int>(kSmem)));
   fill<<<1024, 256>>>(b.in);
   CK(cudaGetLastError());
   cudaDeviceProp prop{};
@@ -274,6 +368,7 @@ int main() {
   // 512 x 512 (1 MiB images, 256-byte column runs) up to 4096 x 4096 (64 MiB: no chunk fits L2).
   for (int log_w = 9; log_w <= 12; ++log_w) {
     rc |= two_launches(b, log_w);
+    rc |= two_launches_tiled(b, log_w);
     int const log_image = 2 * log_w;                          // words
     for (int log_chunk = 22; log_chunk <= 24; ++log_chunk) {  // 16, 32, 64 MiB
       if (log_chunk < log_image || (log_w == 12 && log_chunk > log_image)) continue;
