@@ -23,7 +23,7 @@
 // narrow runs move from the column pass's reads to the row pass's writes (session 36). Times are
 // the best of five after two warm-ups, against cudaMemcpy of the 1 GiB in the same run; every
 // variant's output is checked against the input (a barrier that let phase B read a stale workspace
-// fails the check). fftcore/NOTES.md, session 35.
+// fails the check). fftcore/NOTES.md, sessions 35 and 36.
 #include <cuda_runtime.h>
 
 #include <cstdint>
