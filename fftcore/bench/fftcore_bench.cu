@@ -7,7 +7,8 @@
 //   table; --real: a table of the Tensor Core R2C against its C2C and cuFFT FP16 R2C; --small:
 //   a table of small batches (one 2^17-point sequence, two 512x256 images, ...) against cuFFT
 //   FP16, each call on another slice of the input so that the L2 cache does not hold it;
-//   --tc-only: no cuFFT columns, for sweeps of FFTCORE_TC_SPLIT)
+//   --tc-only: no cuFFT columns, for sweeps of FFTCORE_TC_SPLIT; FFTCORE_BENCH_SHAPES="RxC,..."
+//   adds 2-D shapes of R rows of C points to the main table)
 #include "bench_support.hpp"
 
 #include <fftcore/fftcore.hpp>
@@ -245,6 +246,20 @@ int main(int argc, char** argv) {
   for (Case c : {Case{256, 256}, Case{512, 256}, Case{512, 512}, Case{1024, 1024},
                  Case{2048, 2048}, Case{4096, 4096}, Case{16384, 16384}}) {
     cases.push_back(c);
+  }
+  // FFTCORE_BENCH_SHAPES="RxC[,RxC...]": further 2-D shapes (R rows of C points) for one-off
+  // measurements, e.g. the pass pairs another plan would run.
+  if (char const* extra = std::getenv("FFTCORE_BENCH_SHAPES")) {
+    for (char const* at = extra; *at != '\0';) {
+      char* end = nullptr;
+      long long const rows = std::strtoll(at, &end, 10);
+      if (end == at || *end != 'x') break;
+      at = end + 1;
+      long long const cols = std::strtoll(at, &end, 10);
+      if (end == at || rows < 2 || cols < 2) break;
+      cases.push_back({rows, cols});
+      at = *end == ',' ? end + 1 : end;
+    }
   }
   for (Case const& c : cases) {
     long long const n = c.rows * c.cols;
