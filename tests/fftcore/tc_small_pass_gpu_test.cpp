@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "../../fftcore/src/tc/column_pass_layout.hpp"
+#include "../../fftcore/src/tc/cross_rows_layout.hpp"
 #include "../../fftcore/src/tc/group_pass_layout.hpp"
 #include "../../fftcore/src/tc/long_pass_layout.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
@@ -337,6 +338,20 @@ TEST_F(TcStockhamPass, ColumnsOf2dShapesAgainstCufftHalf) {
              {2048, 8, 3, nullptr},
              {2048, 2048, 1, nullptr, fftcore::Scaling::kBySqrtN}},
             false, fftcore::detail::tc::stockham::columns_eligible);
+}
+
+TEST_F(TcGroupPass, CrossRowStageOf2048x2048ImagesAgainstCufftHalf) {
+  // The 2-D cross-row stage (cross_rows_layout.hpp): the column transform's radix-4 first stage
+  // in the doubled form's row pass, then the 512-row column pass, out of place (compare() runs
+  // each in place too, where the executor takes the plan's own two passes): one image (the
+  // tiles fitted down to one round a block), two and three, each scaling.
+  run_cases({{2048, 2048, 1, nullptr},
+             {2048, 2048, 2, nullptr, fftcore::Scaling::kByN},
+             {2048, 2048, 3, nullptr, fftcore::Scaling::kBySqrtN}},
+            false, [](fftcore::detail::tc::PassParams const& p) {
+              return fftcore::detail::tc::group_pass::doubled_eligible(p) &&
+                     p.log_length == fftcore::detail::tc::cross_rows::kLogWidth;
+            });
 }
 
 TEST_F(TcLongPass, SequencesAgainstCufftHalf) {

@@ -146,6 +146,12 @@ struct PassParams {
   /// group pass's launcher: whether step 1's loads ask L2 to fetch the 256 bytes around them
   /// (ld.global.L2::256B; NOTES.md session 34).
   std::int32_t l2_fetch_hint = 0;
+  /// The cross-row first stage of a 2-D column transform (cross_rows_layout.hpp), set by the
+  /// executor on a copy of the row pass it runs with it: 0 off; else the input distance (in
+  /// words) between the four rows a round of the group pass's doubled form takes, and the
+  /// stage's share of the column transform's scale.
+  std::int64_t cross_stride = 0;
+  float cross_scale = 1.0f;
   // ExecuteHooks, set per execute on copies of the first pass (load) and the last pass (store):
   // float2 factors indexed by the element's offset in the source / destination buffer & mask
   // (transforms lie back to back, so that is the index within the transform). Null: none.

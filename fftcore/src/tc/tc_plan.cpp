@@ -5,12 +5,14 @@
 #include "detail/backend_plan.hpp"
 
 #include "hooks.hpp"
+#include "tc/cross_rows_layout.hpp"
 #include "tc/device_table.hpp"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/plan_logic.hpp"
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <utility>
@@ -60,6 +62,21 @@ class TensorCorePlan final : public BackendPlan {
              cudaStream_t stream, ExecuteHooks const* hooks) const noexcept {
     bool const inverse = direction == Direction::kInverse;
     std::size_t const last = layout_.passes.size() - 1;
+    if (hooks == nullptr && crosses_rows() && apart(in, out)) {
+      // 2048 x 2048 images with the column transform's radix-4 first stage in the row pass and
+      // a 512-row column pass (cross_rows_layout.hpp); where the pointers do not allow it
+      // (cudaErrorNotSupported), the plan's own two passes below.
+      tc::PassParams const& rows = layout_.passes[0];
+      tc::PassParams const& cols = layout_.passes[1];
+      cudaError_t const e =
+          tc::launch_cross_rows(tc::cross_rows::row_pass(rows, cols), in, out, coarse_.get(),
+                                inverse, stream);
+      if (e == cudaSuccess) {
+        return from_cuda(tc::launch_pass(tc::cross_rows::column_pass(cols), out, out,
+                                         coarse_.get(), fine_.get(), inverse, stream));
+      }
+      if (e != cudaErrorNotSupported) return from_cuda(e);
+    }
     bool fuse_load = hooks != nullptr && hooks->load_factors != nullptr;
     if (fuse_load && tc::runs_fast_pass(layout_.passes.front())) {
       if (Status s = from_cuda(launch_multiply(Precision::kHalf, in, out,
@@ -102,6 +119,19 @@ class TensorCorePlan final : public BackendPlan {
                                        hooks->conjugate_store, stream));
     }
     return Status::kSuccess;
+  }
+
+  /// Whether the plan's two passes may run with the cross-row stage (tc::runs_cross_rows).
+  [[nodiscard]] bool crosses_rows() const noexcept {
+    return layout_.passes.size() == 2 && tc::runs_cross_rows(layout_.passes[0], layout_.passes[1]);
+  }
+  /// Whether the batch's input and output do not overlap (the cross-row stage's row pass writes
+  /// rows other blocks read).
+  [[nodiscard]] bool apart(void const* in, void const* out) const noexcept {
+    auto const a = reinterpret_cast<std::uintptr_t>(in);
+    auto const b = reinterpret_cast<std::uintptr_t>(out);
+    std::uintptr_t const bytes = static_cast<std::uintptr_t>(total_) * 4u;
+    return a + bytes <= b || b + bytes <= a;
   }
 
   tc::PassLayout layout_;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "tc/cross_rows_layout.hpp"
 #include "tc/group_pass_layout.hpp"
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
@@ -54,7 +55,11 @@ constexpr int min_blocks(gp::Form form) {
 /// and an aligned source); the doubled form (32 values a lane: step 1 of radix 16 on two
 /// adjacent columns, 8-byte loads, steps 2 and 3 for two 16-point-form lanes each;
 /// group_pass::doubled_eligible and an aligned source).
-template <int kLogL, bool kInverse, bool kVectorStores, gp::Form kForm>
+/// kCross: the cross-row first stage of a 2-D column transform (cross_rows_layout.hpp; the
+/// doubled form at 2048 points, four groups a block, whole tiles): the round's four rows are
+/// rows m + (H / 4) g, their outputs are staged as FP16 words after the groups' exchange areas
+/// and combined by a radix-4 across them, times W_H^(m k1) and p.cross_scale, into rows 4 m + k1.
+template <int kLogL, bool kInverse, bool kVectorStores, gp::Form kForm, bool kCross = false>
 __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
     group_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
@@ -102,6 +107,24 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
   auto const* in = opaque(static_cast<std::uint32_t const*>(src) + o.in_base);
   auto* out = opaque(static_cast<std::uint32_t*>(dst) + o.out_base);
   auto const in_s0 = static_cast<std::uint32_t>(p.in_stride[0]);
+  static_assert(!kCross || (kForm == gp::Form::kDoubled && kLogL == cross_rows::kLogWidth &&
+                            kVectorStores),
+                "the cross stage: the doubled form's four groups at 2048 points");
+  // Sequence t's input offset: t in_s0, or with the cross stage rows (t / 4) 4 in_s0 (= W) and
+  // (t mod 4) cross_stride.
+  auto const in_offset = [&](int t) -> std::uint32_t {
+    if constexpr (kCross) {
+      return (static_cast<std::uint32_t>(t) >> cross_rows::kLogRadix) *
+                 (in_s0 << cross_rows::kLogRadix) +
+             (static_cast<std::uint32_t>(t) & ((1u << cross_rows::kLogRadix) - 1)) *
+                 static_cast<std::uint32_t>(p.cross_stride);
+    } else {
+      return static_cast<std::uint32_t>(t) * in_s0;
+    }
+  };
+  // The cross stage's staging: the block's four rows of L FP16 words, after the exchange areas.
+  [[maybe_unused]] auto* const staged = reinterpret_cast<std::uint32_t*>(
+      exchange + (std::size_t{1} << (gp::kLogMaxThreads - kLogG)) * gp::group_slots(kLogL, kForm));
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
@@ -130,8 +153,7 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
     if constexpr (kPairs) {
       // Step 1: columns m1, m1 + 1 of rows n1 < R1 as one 8-byte word each (a warp's lanes on
       // 256 adjacent bytes); every load before any use.
-      auto const* const pairs =
-          reinterpret_cast<uint2 const*>(in + static_cast<std::uint32_t>(t) * in_s0) + lane;
+      auto const* const pairs = reinterpret_cast<uint2 const*>(in + in_offset(t)) + lane;
       uint2 raw[kR1];
       if (p.l2_fetch_hint != 0) {
 #pragma unroll
@@ -214,21 +236,87 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
 #pragma unroll
       for (int k3 = 0; k3 < kR3; ++k3) {
         std::uint32_t w[kC];
+        if constexpr (kCross) {
+          // Staged as they are (the conjugation follows the cross stage): X[b0 + i + 16 R1 k3]
+          // of the group's row; the staging is apart from the exchange, so no barrier first.
 #pragma unroll
-        for (int i = 0; i < kC; ++i) w[i] = pack_word(c[i][bit_reverse<kLogR3>(k3)]) ^ conj;
-        std::uint32_t* const at = to + (k3 << (kLogV + kLogR1));  // X[b0 + i + 16 R1 k3]
-        if constexpr (kVectorStores && kC == 2) {
+          for (int i = 0; i < kC; ++i) w[i] = pack_word(c[i][bit_reverse<kLogR3>(k3)]);
+          std::uint32_t* const at = staged + (group << kLogL) + b0 + (j << (kLogC + kLogG)) +
+                                    (k3 << (kLogV + kLogR1));
           *reinterpret_cast<uint2*>(at) = make_uint2(w[0], w[1]);
-        } else if constexpr (kVectorStores && kC == 4) {
-          *reinterpret_cast<uint4*>(at) = make_uint4(w[0], w[1], w[2], w[3]);
-        } else if constexpr (kVectorStores && kC == 8) {
-          reinterpret_cast<uint4*>(at)[0] = make_uint4(w[0], w[1], w[2], w[3]);
-          reinterpret_cast<uint4*>(at)[1] = make_uint4(w[4], w[5], w[6], w[7]);
         } else {
 #pragma unroll
-          for (int i = 0; i < kC; ++i) at[i] = w[i];
+          for (int i = 0; i < kC; ++i) w[i] = pack_word(c[i][bit_reverse<kLogR3>(k3)]) ^ conj;
+          std::uint32_t* const at = to + (k3 << (kLogV + kLogR1));  // X[b0 + i + 16 R1 k3]
+          if constexpr (kVectorStores && kC == 2) {
+            *reinterpret_cast<uint2*>(at) = make_uint2(w[0], w[1]);
+          } else if constexpr (kVectorStores && kC == 4) {
+            *reinterpret_cast<uint4*>(at) = make_uint4(w[0], w[1], w[2], w[3]);
+          } else if constexpr (kVectorStores && kC == 8) {
+            reinterpret_cast<uint4*>(at)[0] = make_uint4(w[0], w[1], w[2], w[3]);
+            reinterpret_cast<uint4*>(at)[1] = make_uint4(w[4], w[5], w[6], w[7]);
+          } else {
+#pragma unroll
+            for (int i = 0; i < kC; ++i) at[i] = w[i];
+          }
         }
       }
+    }
+    if constexpr (kCross) {
+      // The round's rows m + (H / 4) g staged: each thread combines columns 4 tid + 1024 h
+      // (h < 2, four adjacent a time: 16-byte accesses, a warp on 512 adjacent bytes) of the
+      // four, y_k1 = W_H^(m k1) s sum_g W_4^(g k1) row_g, and stores them to output sequence
+      // 4 r + k1 (row 4 m + k1).
+      static_assert(kC == 2 && kLogL - gp::kLogMaxThreads == 3, "8 columns a thread");
+      __syncthreads();
+      constexpr int kCols = 8;
+      auto const column = [&](int h) { return (h << (kLogL - 1)) + 4 * tid; };
+      int const m = static_cast<int>((o.d0 + t) >> cross_rows::kLogRadix) &
+                    ((1 << cross_rows::kLogSubLength) - 1);
+      float2 tw[4];
+      tw[0] = make_float2(p.cross_scale, 0.f);
+#pragma unroll
+      for (int k1 = 1; k1 < 4; ++k1) {
+        int const e = (m * k1) & ((1 << cross_rows::kLogHeight) - 1);
+        tw[k1] = cscale(__ldg(coarse + (e << (kLogCoarse - cross_rows::kLogHeight))),
+                        p.cross_scale);
+      }
+#pragma unroll
+      for (int h = 0; h < kCols / 4; ++h) {
+        uint4 v[4];
+#pragma unroll
+        for (int g = 0; g < 4; ++g) {
+          v[g] = *reinterpret_cast<uint4 const*>(staged + (g << kLogL) + column(h));
+        }
+        std::uint32_t y[4][4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          float2 x[4];
+#pragma unroll
+          for (int g = 0; g < 4; ++g) {
+            std::uint32_t const word = q == 0 ? v[g].x : q == 1 ? v[g].y : q == 2 ? v[g].z : v[g].w;
+            x[g] = unpack_word(word);
+          }
+          // DFT_4 over g (W_4 = -i): s02 = x0 + x2, d02 = x0 - x2, s13 = x1 + x3, d13 = x1 - x3.
+          float2 const s02 = make_float2(x[0].x + x[2].x, x[0].y + x[2].y);
+          float2 const d02 = make_float2(x[0].x - x[2].x, x[0].y - x[2].y);
+          float2 const s13 = make_float2(x[1].x + x[3].x, x[1].y + x[3].y);
+          float2 const d13 = make_float2(x[1].x - x[3].x, x[1].y - x[3].y);
+          float2 const z[4] = {make_float2(s02.x + s13.x, s02.y + s13.y),
+                               make_float2(d02.x + d13.y, d02.y - d13.x),  // d02 - i d13
+                               make_float2(s02.x - s13.x, s02.y - s13.y),
+                               make_float2(d02.x - d13.y, d02.y + d13.x)};  // d02 + i d13
+#pragma unroll
+          for (int k1 = 0; k1 < 4; ++k1) y[k1][q] = pack_word(cmul(z[k1], tw[k1])) ^ conj;
+        }
+#pragma unroll
+        for (int k1 = 0; k1 < 4; ++k1) {
+          std::uint32_t* const row = out + static_cast<std::uint32_t>((t & ~3) + k1) * out_s0;
+          *reinterpret_cast<uint4*>(row + column(h)) =
+              make_uint4(y[k1][0], y[k1][1], y[k1][2], y[k1][3]);
+        }
+      }
+      __syncthreads();  // the staging read before the next round's stores into it
     }
   }
 }
@@ -379,13 +467,76 @@ cudaError_t prepare_length() noexcept {
   return e;
 }
 
+/// The cross stage's kernels' shared memory: the four groups' exchange areas and the four
+/// staged rows of FP16 words.
+constexpr std::size_t cross_smem_bytes() {
+  constexpr int kLogL = cross_rows::kLogWidth;
+  return (std::size_t{1} << (gp::kLogMaxThreads - gp::log_group_lanes(kLogL, gp::Form::kDoubled))) *
+             gp::group_slots(kLogL, gp::Form::kDoubled) * sizeof(float2) +
+         (std::size_t{4} << (kLogL + cross_rows::kLogRadix));
+}
+
+cudaError_t prepare_cross() noexcept {
+  constexpr int kLogL = cross_rows::kLogWidth;
+  cudaError_t e = cudaSuccess;
+  for (auto const kernel : {group_pass_kernel<kLogL, false, true, gp::Form::kDoubled, true>,
+                            group_pass_kernel<kLogL, true, true, gp::Form::kDoubled, true>}) {
+    if (e == cudaSuccess) {
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(cross_smem_bytes()));
+    }
+    if (e == cudaSuccess) {
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
+    }
+  }
+  return e;
+}
+
 }  // namespace
 
 cudaError_t prepare_group_pass_kernels() noexcept {
   cudaError_t e = prepare_length<9>();
   if (e == cudaSuccess) e = prepare_length<10>();
   if (e == cudaSuccess) e = prepare_length<11>();
+  if (e == cudaSuccess) e = prepare_cross();
   return e == cudaSuccess ? prepare_length<12>() : e;
+}
+
+/// FFTCORE_TC_CROSS_ROWS (env_mode; read once): 0 runs 2048 x 2048 images as their plan's two
+/// passes; else the executor runs them with the cross-row stage (cross_rows_layout.hpp) where
+/// cross_rows::eligible takes the pair and the transform is out of place.
+bool runs_cross_rows(PassParams const& rows, PassParams const& cols) noexcept {
+  static int const mode = env_mode("FFTCORE_TC_CROSS_ROWS");
+  return mode != 0 && cross_rows::eligible(rows, cols);
+}
+
+cudaError_t launch_cross_rows(PassParams const& pass, void const* src, void* dst,
+                              float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
+  constexpr int kLogL = cross_rows::kLogWidth;
+  constexpr auto kForm = gp::Form::kDoubled;
+  // The doubled form's 8-byte loads and the cross stage's 16-byte stores.
+  if (reinterpret_cast<std::uintptr_t>(src) % 8 != 0 ||
+      reinterpret_cast<std::uintptr_t>(dst) % 16 != 0 || pass.cross_stride == 0 ||
+      pass.log_length != kLogL) {
+    return cudaErrorNotSupported;
+  }
+  // Whole rounds of four rows: tiles of at least four sequences.
+  int const log_tile = max(pass.log_tile + log_tile_factor<kForm>(pass), cross_rows::kLogRadix);
+  PassParams run = retiled(pass, log_tile);
+  run.l2_fetch_hint = fetches_256(kForm, kLogL) ? 1 : 0;
+  if (gp::log_threads(run.log_tile, kLogL, kForm) != gp::kLogMaxThreads ||
+      run.extent[0] % (std::int64_t{1} << run.log_tile) != 0) {
+    return cudaErrorNotSupported;
+  }
+  dim3 const grid(static_cast<unsigned>(run.blocks));
+  dim3 const block(1u << gp::kLogMaxThreads);
+  if (inverse) {
+    return launch_chained(group_pass_kernel<kLogL, true, true, kForm, true>, grid, block,
+                          cross_smem_bytes(), stream, run, src, dst, coarse);
+  }
+  return launch_chained(group_pass_kernel<kLogL, false, true, kForm, true>, grid, block,
+                        cross_smem_bytes(), stream, run, src, dst, coarse);
 }
 
 /// FFTCORE_TC_GROUP_PASS (env_mode; read once): 0 leaves these passes to the Stockham pass;

@@ -183,6 +183,15 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                           float2 const* coarse, float2 const* fine, bool inverse,
                                           cudaStream_t stream) noexcept;
 
+/// The 2-D cross-row stage (cross_rows_layout.hpp, group_pass_kernel.cu): whether the executor
+/// runs a plan's row and column passes so (FFTCORE_TC_CROSS_ROWS=0: never), and the row pass
+/// with the stage (cross_rows::row_pass); cudaErrorNotSupported where the pointers or the tiles
+/// do not allow it (the executor then runs the plan's own passes).
+[[nodiscard]] bool runs_cross_rows(PassParams const& rows, PassParams const& cols) noexcept;
+[[nodiscard]] cudaError_t launch_cross_rows(PassParams const& pass, void const* src, void* dst,
+                                            float2 const* coarse, bool inverse,
+                                            cudaStream_t stream) noexcept;
+
 /// The long pass (kernels/long_pass_kernel.cu): the 32768-point passes long_pass::eligible
 /// accepts (cudaErrorInvalidValue for the others), one sequence per 512-thread block in FP16
 /// shared memory. No other kernel takes that length, so it has no A/B switch
