@@ -101,8 +101,8 @@ inline PassParams column_pass(PassParams const& cols) {
   c.in_stride[1] = c.out_stride[1] = w;
   c.in_stride[2] = c.out_stride[2] = h * w;
   c.in_stride[3] = c.out_stride[3] = 0;
-  c.scale = static_cast<float>(std::pow(static_cast<double>(cols.scale),
-                                        static_cast<double>(kLogSubLength) / kLogHeight));
+  c.scale = static_cast<float>(
+      std::pow(static_cast<double>(cols.scale), static_cast<double>(kLogSubLength) / kLogHeight));
   c.tiles0 = (c.extent[0] + (std::int64_t{1} << c.log_tile) - 1) >> c.log_tile;
   c.blocks = c.tiles0 * c.extent[1] * images;
   set_origin_shortcuts(c);

@@ -57,8 +57,8 @@ constexpr int min_blocks(gp::Form form) {
 /// group_pass::doubled_eligible and an aligned source).
 /// kCross: the cross-row first stage of a 2-D column transform (cross_rows_layout.hpp; the
 /// doubled form at 2048 points, four groups a block, whole tiles): the round's four rows are
-/// rows m + (H / 4) g, their outputs are staged as FP16 words after the groups' exchange areas
-/// and combined by a radix-4 across them, times W_H^(m k1) and p.cross_scale, into rows 4 m + k1.
+/// rows m + (H / 4) g, their outputs are staged as FP16 words in the groups' exchange areas and
+/// combined by a radix-4 across them, times W_H^(m k1) and p.cross_scale, into rows 4 m + k1.
 template <int kLogL, bool kInverse, bool kVectorStores, gp::Form kForm, bool kCross = false>
 __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
     group_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
@@ -122,9 +122,10 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
       return static_cast<std::uint32_t>(t) * in_s0;
     }
   };
-  // The cross stage's staging: the block's four rows of L FP16 words, after the exchange areas.
-  [[maybe_unused]] auto* const staged = reinterpret_cast<std::uint32_t*>(
-      exchange + (std::size_t{1} << (gp::kLogMaxThreads - kLogG)) * gp::group_slots(kLogL, kForm));
+  // The cross stage's staging: each group's row as L FP16 words at the start of its own
+  // exchange area (2 group_slots words), free once step 3 has read it.
+  static_assert(!kCross || 2 * gp::group_slots(kLogL, kForm) >= (1 << kLogL));
+  [[maybe_unused]] std::uint32_t held[kCross ? kR3 : 1][kC];  // the first share's words
   auto const out_s0 = static_cast<std::uint32_t>(p.out_stride[0]);
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
@@ -237,13 +238,20 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
       for (int k3 = 0; k3 < kR3; ++k3) {
         std::uint32_t w[kC];
         if constexpr (kCross) {
-          // Staged as they are (the conjugation follows the cross stage): X[b0 + i + 16 R1 k3]
-          // of the group's row; the staging is apart from the exchange, so no barrier first.
+          // Staged as they are (the conjugation follows the cross stage) at X[b0 + i + 16 R1 k3]
+          // of the group's row in its own exchange area: the first share's words held until
+          // the second share's reads are behind the group's barrier, then both.
 #pragma unroll
           for (int i = 0; i < kC; ++i) w[i] = pack_word(c[i][bit_reverse<kLogR3>(k3)]);
-          std::uint32_t* const at = staged + (group << kLogL) + b0 + (j << (kLogC + kLogG)) +
-                                    (k3 << (kLogV + kLogR1));
-          *reinterpret_cast<uint2*>(at) = make_uint2(w[0], w[1]);
+          if (j == 0) {
+#pragma unroll
+            for (int i = 0; i < kC; ++i) held[k3][i] = w[i];
+          } else {
+            auto* const words = reinterpret_cast<std::uint32_t*>(xs);
+            std::uint32_t const at = b0 + (k3 << (kLogV + kLogR1));
+            *reinterpret_cast<uint2*>(words + at) = make_uint2(held[k3][0], held[k3][1]);
+            *reinterpret_cast<uint2*>(words + at + (j << (kLogC + kLogG))) = make_uint2(w[0], w[1]);
+          }
         } else {
 #pragma unroll
           for (int i = 0; i < kC; ++i) w[i] = pack_word(c[i][bit_reverse<kLogR3>(k3)]) ^ conj;
@@ -267,7 +275,8 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
       // (h < 2, four adjacent a time: 16-byte accesses, a warp on 512 adjacent bytes) of the
       // four, y_k1 = W_H^(m k1) s sum_g W_4^(g k1) row_g, and stores them to output sequence
       // 4 r + k1 (row 4 m + k1).
-      static_assert(kC == 2 && kLogL - gp::kLogMaxThreads == 3, "8 columns a thread");
+      static_assert(kC == 2 && kShares == 2 && kLogL - gp::kLogMaxThreads == 3,
+                    "two shares, 8 columns a thread");
       __syncthreads();
       constexpr int kCols = 8;
       auto const column = [&](int h) { return (h << (kLogL - 1)) + 4 * tid; };
@@ -286,7 +295,9 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
         uint4 v[4];
 #pragma unroll
         for (int g = 0; g < 4; ++g) {
-          v[g] = *reinterpret_cast<uint4 const*>(staged + (g << kLogL) + column(h));
+          v[g] = *reinterpret_cast<uint4 const*>(
+              reinterpret_cast<std::uint32_t const*>(exchange + g * gp::group_slots(kLogL, kForm)) +
+              column(h));
         }
         std::uint32_t y[4][4];
 #pragma unroll
@@ -316,7 +327,7 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
               make_uint4(y[k1][0], y[k1][1], y[k1][2], y[k1][3]);
         }
       }
-      __syncthreads();  // the staging read before the next round's stores into it
+      __syncthreads();  // the staging read before the next round's step 1 writes there
     }
   }
 }
@@ -467,13 +478,12 @@ cudaError_t prepare_length() noexcept {
   return e;
 }
 
-/// The cross stage's kernels' shared memory: the four groups' exchange areas and the four
-/// staged rows of FP16 words.
+/// The cross stage's kernels' shared memory: the four groups' exchange areas, which also stage
+/// the rows (so that three blocks an SM still fit).
 constexpr std::size_t cross_smem_bytes() {
   constexpr int kLogL = cross_rows::kLogWidth;
   return (std::size_t{1} << (gp::kLogMaxThreads - gp::log_group_lanes(kLogL, gp::Form::kDoubled))) *
-             gp::group_slots(kLogL, gp::Form::kDoubled) * sizeof(float2) +
-         (std::size_t{4} << (kLogL + cross_rows::kLogRadix));
+         gp::group_slots(kLogL, gp::Form::kDoubled) * sizeof(float2);
 }
 
 cudaError_t prepare_cross() noexcept {
