@@ -295,9 +295,11 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
         uint4 v[4];
 #pragma unroll
         for (int g = 0; g < 4; ++g) {
-          v[g] = *reinterpret_cast<uint4 const*>(
-              reinterpret_cast<std::uint32_t const*>(exchange + g * gp::group_slots(kLogL, kForm)) +
-              column(h));
+          // 8-byte reads: a group's area starts on 8 bytes only (group_slots may be odd).
+          auto const* const pair = reinterpret_cast<uint2 const*>(
+              exchange + g * gp::group_slots(kLogL, kForm) + (column(h) >> 1));
+          uint2 const lo = pair[0], hi = pair[1];
+          v[g] = make_uint4(lo.x, lo.y, hi.x, hi.y);
         }
         std::uint32_t y[4][4];
 #pragma unroll
