@@ -90,10 +90,10 @@ void kernel_passes(Case const& c, Takes takes, bool& any, bool& partial) {
 }
 
 /// Whether the executor runs `c` out of place with the cross-row stage (cross_rows_layout.hpp;
-/// in place it takes the plan's own passes): the default, unless FFTCORE_TC_CROSS_ROWS=0.
+/// in place it takes the plan's own passes): with FFTCORE_TC_CROSS_ROWS=3 (opt-in for now).
 bool crosses_rows(Case const& c) {
   char const* mode = std::getenv("FFTCORE_TC_CROSS_ROWS");
-  if (c.split != nullptr || (mode != nullptr && std::string(mode) == "0")) return false;
+  if (c.split != nullptr || mode == nullptr || std::string(mode) != "3") return false;
   fftcore::detail::tc::PassLayout layout;
   if (fftcore::detail::tc::build_layout(desc_of(c), {}, layout) != fftcore::Status::kSuccess) {
     return false;
@@ -362,13 +362,17 @@ TEST_F(TcStockhamPass, ColumnsOf2dShapesAgainstCufftHalf) {
 }
 
 TEST_F(TcGroupPass, CrossRowStageOf2048x2048ImagesAgainstCufftHalf) {
-  // The 2-D cross-row stage (cross_rows_layout.hpp): the column transform's radix-4 first stage
-  // in the doubled form's row pass, then the 512-row column pass, out of place (compare() runs
-  // each in place too, where the executor takes the plan's own two passes): one image (the
-  // tiles fitted down to one round a block), two and three, each scaling.
+  // The 2-D cross-row stage (cross_rows_layout.hpp), under the ctest entry
+  // TcGroupPass.CrossRowStageOn (FFTCORE_TC_CROSS_ROWS=3; by default these run the plan's two
+  // passes): the column transform's radix-4 first stage in the doubled form's row pass, then the
+  // 512-row column pass, out of place (compare() runs each in place too, where the executor
+  // takes the plan's own two passes): one image (the tiles fitted down to one round a block),
+  // two and three (the column pass's FP32 stages), four (1024 items: its Tensor Core stages),
+  // each scaling.
   run_cases({{2048, 2048, 1, nullptr},
              {2048, 2048, 2, nullptr, fftcore::Scaling::kByN},
-             {2048, 2048, 3, nullptr, fftcore::Scaling::kBySqrtN}},
+             {2048, 2048, 3, nullptr, fftcore::Scaling::kBySqrtN},
+             {2048, 2048, 4, nullptr}},
             false, [](fftcore::detail::tc::PassParams const& p) {
               return fftcore::detail::tc::group_pass::doubled_eligible(p) &&
                      p.log_length == fftcore::detail::tc::cross_rows::kLogWidth;

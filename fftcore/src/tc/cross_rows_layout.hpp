@@ -5,7 +5,8 @@
 // points starts with its radix-4 stage inside the row pass, and a 512-row column pass finishes
 // it. Why: the 2048-row column pass (items of 16 columns: 64-byte runs) took 1.12 ms per 2^28
 // elements where the 512-row one (items of 32 columns) takes 0.90 (H100, fftcore/NOTES.md
-// session 36: 512x2048 1.67 ms against 2048x2048 1.88).
+// session 36: 512x2048 1.67 ms against 2048x2048 1.88); the stage costs the row pass about 0.11
+// ms (1.78 ms in all, by difference).
 //
 // With n = m + 512 g (m < 512, g < 4) and k = k1 + 4 k2, the column DFT is
 //   X[k1 + 4 k2] = sum_m W_512^(m k2) [ W_2048^(m k1) sum_g W_4^(g k1) x[m + 512 g] ].
@@ -15,8 +16,11 @@
 // y_k1[m] = W_2048^(m k1) sum_g W_4^(g k1) row(m + 512 g) to row 4 m + k1 (sequence d0 = 4 m + k1
 // of the output: the natural order). The column pass then takes, for each k1, the 512 rows
 // 4 j + k1 (element stride 4 W, in place: an item reads and writes the same rows).
-// Out of place only (the row pass writes other images' rows than it reads); the executor runs
-// the plan's own two passes for in-place transforms, with hooks, or where a launch cannot.
+// Out of place only (the row pass writes rows other blocks read); the executor runs the plan's
+// own two passes for in-place transforms, with hooks, or where a launch cannot. Opt-in for now
+// (FFTCORE_TC_CROSS_ROWS=3, runs_cross_rows): H100, one call, 2048x2048 1.776-1.785 ms against
+// 1.879-1.889 (4.06x cuFFT FP16), at 0.195-0.199x cuFFT FP16's error against 0.174-0.175x;
+// memcheck and racecheck clean; the whole suite has not run with it on.
 #pragma once
 
 #include <cmath>
