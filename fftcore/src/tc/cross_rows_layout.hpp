@@ -58,12 +58,15 @@ FFTCORE_HD inline bool eligible(PassParams const& rows, PassParams const& cols) 
   return row_pass && column_pass && images >= 1;
 }
 
-/// The cross stage's share of the column transform's scale s (1 / H, 1 / sqrt(H) or 1):
-/// s^(log R / log H), so that with the column pass's s^(log(H / R) / log H) the two give s.
-inline float cross_scale(float column_scale) {
+/// The share of the column transform's scale s (1 / H, 1 / sqrt(H) or 1) that a part of 2^log_part
+/// of its H points takes: s^(log_part / log H), so that the stage's (R) and the column pass's
+/// (H / R) give s.
+inline float scale_share(float column_scale, int log_part) {
   return static_cast<float>(
-      std::pow(static_cast<double>(column_scale), static_cast<double>(kLogRadix) / kLogHeight));
+      std::pow(static_cast<double>(column_scale), static_cast<double>(log_part) / kLogHeight));
 }
+/// The cross stage's share.
+inline float cross_scale(float column_scale) { return scale_share(column_scale, kLogRadix); }
 
 /// The row pass with the cross stage, from the plan's row pass and column pass: digit 0 the
 /// H sequences d0 = 4 m + g of an image (loads W / 4 words per d0 plus cross_stride per g,
@@ -105,8 +108,7 @@ inline PassParams column_pass(PassParams const& cols) {
   c.in_stride[1] = c.out_stride[1] = w;
   c.in_stride[2] = c.out_stride[2] = h * w;
   c.in_stride[3] = c.out_stride[3] = 0;
-  c.scale = static_cast<float>(
-      std::pow(static_cast<double>(cols.scale), static_cast<double>(kLogSubLength) / kLogHeight));
+  c.scale = scale_share(cols.scale, kLogSubLength);
   c.tiles0 = (c.extent[0] + (std::int64_t{1} << c.log_tile) - 1) >> c.log_tile;
   c.blocks = c.tiles0 * c.extent[1] * images;
   set_origin_shortcuts(c);

@@ -24,7 +24,15 @@ namespace {
 class TensorCorePlan final : public BackendPlan {
  public:
   TensorCorePlan(tc::PassLayout layout, std::int64_t elements, std::int64_t total)
-      : layout_(std::move(layout)), elements_(elements), total_(total) {}
+      : layout_(std::move(layout)), elements_(elements), total_(total) {
+    // The cross-row stage's two passes, derived once (tc::runs_cross_rows: the plan's pair).
+    crosses_rows_ =
+        layout_.passes.size() == 2 && tc::runs_cross_rows(layout_.passes[0], layout_.passes[1]);
+    if (crosses_rows_) {
+      cross_rows_pass_ = tc::cross_rows::row_pass(layout_.passes[0], layout_.passes[1]);
+      cross_columns_pass_ = tc::cross_rows::column_pass(layout_.passes[1]);
+    }
+  }
 
   Status upload_tables() noexcept { return tc::upload_twiddle_tables(coarse_, fine_); }
 
@@ -62,18 +70,15 @@ class TensorCorePlan final : public BackendPlan {
              cudaStream_t stream, ExecuteHooks const* hooks) const noexcept {
     bool const inverse = direction == Direction::kInverse;
     std::size_t const last = layout_.passes.size() - 1;
-    if (hooks == nullptr && crosses_rows() && apart(in, out)) {
+    if (hooks == nullptr && crosses_rows_ && apart(in, out)) {
       // 2048 x 2048 images with the column transform's radix-4 first stage in the row pass and
       // a 512-row column pass (cross_rows_layout.hpp); where the pointers do not allow it
       // (cudaErrorNotSupported), the plan's own two passes below.
-      tc::PassParams const& rows = layout_.passes[0];
-      tc::PassParams const& cols = layout_.passes[1];
       cudaError_t const e =
-          tc::launch_cross_rows(tc::cross_rows::row_pass(rows, cols), in, out, coarse_.get(),
-                                inverse, stream);
+          tc::launch_cross_rows(cross_rows_pass_, in, out, coarse_.get(), inverse, stream);
       if (e == cudaSuccess) {
-        return from_cuda(tc::launch_pass(tc::cross_rows::column_pass(cols), out, out,
-                                         coarse_.get(), fine_.get(), inverse, stream));
+        return from_cuda(tc::launch_pass(cross_columns_pass_, out, out, coarse_.get(), fine_.get(),
+                                         inverse, stream));
       }
       if (e != cudaErrorNotSupported) return from_cuda(e);
     }
@@ -121,10 +126,6 @@ class TensorCorePlan final : public BackendPlan {
     return Status::kSuccess;
   }
 
-  /// Whether the plan's two passes may run with the cross-row stage (tc::runs_cross_rows).
-  [[nodiscard]] bool crosses_rows() const noexcept {
-    return layout_.passes.size() == 2 && tc::runs_cross_rows(layout_.passes[0], layout_.passes[1]);
-  }
   /// Whether the batch's input and output do not overlap (the cross-row stage's row pass writes
   /// rows other blocks read).
   [[nodiscard]] bool apart(void const* in, void const* out) const noexcept {
@@ -137,6 +138,9 @@ class TensorCorePlan final : public BackendPlan {
   tc::PassLayout layout_;
   std::int64_t elements_;  ///< of one transform, a power of two
   std::int64_t total_;     ///< of the whole batch
+  bool crosses_rows_ = false;          ///< out of place, the cross-row stage's two passes
+  tc::PassParams cross_rows_pass_;     ///< cross_rows::row_pass of the plan's pair
+  tc::PassParams cross_columns_pass_;  ///< cross_rows::column_pass of it
   tc::DeviceTable coarse_;
   tc::DeviceTable fine_;
 };

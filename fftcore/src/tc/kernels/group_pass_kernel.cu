@@ -367,22 +367,31 @@ bool fetches_256(gp::Form form, int log_l) noexcept {
   return mode == 3 || (mode == 1 && form == gp::Form::kSixteen && log_l >= 10);
 }
 
-template <int kLogL, bool kVectorStores, gp::Form kForm>
+/// kCross (cross_rows_layout.hpp): tiles of at least one round of the block's four groups, and
+/// only whole tiles (cudaErrorNotSupported otherwise: the executor runs the plan's own passes).
+template <int kLogL, bool kVectorStores, gp::Form kForm, bool kCross = false>
 cudaError_t launch_kind(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         bool inverse, cudaStream_t stream) noexcept {
-  int const factor = log_tile_factor<kForm>(pass);
-  PassParams run = factor > 0 ? retiled(pass, pass.log_tile + factor) : pass;
+  int log_tile = pass.log_tile + log_tile_factor<kForm>(pass);
+  if constexpr (kCross) log_tile = max(log_tile, cross_rows::kLogRadix);
+  PassParams run = log_tile != pass.log_tile ? retiled(pass, log_tile) : pass;
   run.l2_fetch_hint = fetches_256(kForm, kLogL) ? 1 : 0;
+  if constexpr (kCross) {
+    if (gp::log_threads(run.log_tile, kLogL, kForm) != gp::kLogMaxThreads ||
+        run.extent[0] % (std::int64_t{1} << run.log_tile) != 0) {
+      return cudaErrorNotSupported;
+    }
+  }
   dim3 const grid(static_cast<unsigned>(run.blocks));
   unsigned const threads = 1u << static_cast<unsigned>(gp::log_threads(run.log_tile, kLogL, kForm));
   std::size_t const smem = (std::size_t{threads} >> gp::log_group_lanes(kLogL, kForm)) *
                            gp::group_slots(kLogL, kForm) * sizeof(float2);
   if (inverse) {
-    return launch_chained(group_pass_kernel<kLogL, true, kVectorStores, kForm>, grid, dim3(threads),
-                          smem, stream, run, src, dst, coarse);
+    return launch_chained(group_pass_kernel<kLogL, true, kVectorStores, kForm, kCross>, grid,
+                          dim3(threads), smem, stream, run, src, dst, coarse);
   }
-  return launch_chained(group_pass_kernel<kLogL, false, kVectorStores, kForm>, grid, dim3(threads),
-                        smem, stream, run, src, dst, coarse);
+  return launch_chained(group_pass_kernel<kLogL, false, kVectorStores, kForm, kCross>, grid,
+                        dim3(threads), smem, stream, run, src, dst, coarse);
 }
 
 /// Whether the wide form runs `pass` from `src` (group_pass::wide_eligible and a source on an
@@ -445,18 +454,19 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                 : launch_form<kLogL, false>(pass, src, dst, coarse, inverse, stream);
 }
 
-template <int kLogL, gp::Form kForm>
+template <int kLogL, gp::Form kForm, bool kCross = false>
 cudaError_t prepare_form() noexcept {
   // The blocks' exchange (up to 49.6 KiB at 512 points, 75 KB in the doubled form) past the
-  // default 48 KiB, and the largest carve-out, so that min_blocks blocks fit.
+  // default 48 KiB, and the largest carve-out, so that min_blocks blocks fit. The cross stage's
+  // kernels (vector stores only) stage their rows in the same areas.
   int const smem = static_cast<int>(
       (std::size_t{1} << (gp::kLogMaxThreads - gp::log_group_lanes(kLogL, kForm))) *
       gp::group_slots(kLogL, kForm) * sizeof(float2));
   cudaError_t e = cudaSuccess;
-  for (auto const kernel :
-       {group_pass_kernel<kLogL, false, false, kForm>, group_pass_kernel<kLogL, true, false, kForm>,
-        group_pass_kernel<kLogL, false, true, kForm>,
-        group_pass_kernel<kLogL, true, true, kForm>}) {
+  for (auto const kernel : {group_pass_kernel<kLogL, false, kCross, kForm, kCross>,
+                            group_pass_kernel<kLogL, true, kCross, kForm, kCross>,
+                            group_pass_kernel<kLogL, false, true, kForm, kCross>,
+                            group_pass_kernel<kLogL, true, true, kForm, kCross>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     }
@@ -480,38 +490,13 @@ cudaError_t prepare_length() noexcept {
   return e;
 }
 
-/// The cross stage's kernels' shared memory: the four groups' exchange areas, which also stage
-/// the rows (so that three blocks an SM still fit).
-constexpr std::size_t cross_smem_bytes() {
-  constexpr int kLogL = cross_rows::kLogWidth;
-  return (std::size_t{1} << (gp::kLogMaxThreads - gp::log_group_lanes(kLogL, gp::Form::kDoubled))) *
-         gp::group_slots(kLogL, gp::Form::kDoubled) * sizeof(float2);
-}
-
-cudaError_t prepare_cross() noexcept {
-  constexpr int kLogL = cross_rows::kLogWidth;
-  cudaError_t e = cudaSuccess;
-  for (auto const kernel : {group_pass_kernel<kLogL, false, true, gp::Form::kDoubled, true>,
-                            group_pass_kernel<kLogL, true, true, gp::Form::kDoubled, true>}) {
-    if (e == cudaSuccess) {
-      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               static_cast<int>(cross_smem_bytes()));
-    }
-    if (e == cudaSuccess) {
-      e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                               cudaSharedmemCarveoutMaxShared);
-    }
-  }
-  return e;
-}
-
 }  // namespace
 
 cudaError_t prepare_group_pass_kernels() noexcept {
   cudaError_t e = prepare_length<9>();
   if (e == cudaSuccess) e = prepare_length<10>();
   if (e == cudaSuccess) e = prepare_length<11>();
-  if (e == cudaSuccess) e = prepare_cross();
+  if (e == cudaSuccess) e = prepare_form<cross_rows::kLogWidth, gp::Form::kDoubled, true>();
   return e == cudaSuccess ? prepare_length<12>() : e;
 }
 
@@ -528,30 +513,14 @@ bool runs_cross_rows(PassParams const& rows, PassParams const& cols) noexcept {
 
 cudaError_t launch_cross_rows(PassParams const& pass, void const* src, void* dst,
                               float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
-  constexpr int kLogL = cross_rows::kLogWidth;
-  constexpr auto kForm = gp::Form::kDoubled;
   // The doubled form's 8-byte loads and the cross stage's 16-byte stores.
   if (reinterpret_cast<std::uintptr_t>(src) % 8 != 0 ||
       reinterpret_cast<std::uintptr_t>(dst) % 16 != 0 || pass.cross_stride == 0 ||
-      pass.log_length != kLogL) {
+      pass.log_length != cross_rows::kLogWidth) {
     return cudaErrorNotSupported;
   }
-  // Whole rounds of four rows: tiles of at least four sequences.
-  int const log_tile = max(pass.log_tile + log_tile_factor<kForm>(pass), cross_rows::kLogRadix);
-  PassParams run = retiled(pass, log_tile);
-  run.l2_fetch_hint = fetches_256(kForm, kLogL) ? 1 : 0;
-  if (gp::log_threads(run.log_tile, kLogL, kForm) != gp::kLogMaxThreads ||
-      run.extent[0] % (std::int64_t{1} << run.log_tile) != 0) {
-    return cudaErrorNotSupported;
-  }
-  dim3 const grid(static_cast<unsigned>(run.blocks));
-  dim3 const block(1u << gp::kLogMaxThreads);
-  if (inverse) {
-    return launch_chained(group_pass_kernel<kLogL, true, true, kForm, true>, grid, block,
-                          cross_smem_bytes(), stream, run, src, dst, coarse);
-  }
-  return launch_chained(group_pass_kernel<kLogL, false, true, kForm, true>, grid, block,
-                        cross_smem_bytes(), stream, run, src, dst, coarse);
+  return launch_kind<cross_rows::kLogWidth, true, gp::Form::kDoubled, true>(pass, src, dst, coarse,
+                                                                            inverse, stream);
 }
 
 /// FFTCORE_TC_GROUP_PASS (env_mode; read once): 0 leaves these passes to the Stockham pass;
