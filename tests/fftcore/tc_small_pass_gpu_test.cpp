@@ -90,10 +90,10 @@ void kernel_passes(Case const& c, Takes takes, bool& any, bool& partial) {
 }
 
 /// Whether the executor runs `c` out of place with the cross-row stage (cross_rows_layout.hpp;
-/// in place it takes the plan's own passes): with FFTCORE_TC_CROSS_ROWS=3 (opt-in for now).
+/// in place it takes the plan's own passes): by default, unless FFTCORE_TC_CROSS_ROWS=0.
 bool crosses_rows(Case const& c) {
   char const* mode = std::getenv("FFTCORE_TC_CROSS_ROWS");
-  if (c.split != nullptr || mode == nullptr || std::string(mode) != "3") return false;
+  if (c.split != nullptr || (mode != nullptr && std::string(mode) == "0")) return false;
   fftcore::detail::tc::PassLayout layout;
   if (fftcore::detail::tc::build_layout(desc_of(c), {}, layout) != fftcore::Status::kSuccess) {
     return false;
@@ -362,8 +362,8 @@ TEST_F(TcStockhamPass, ColumnsOf2dShapesAgainstCufftHalf) {
 }
 
 TEST_F(TcGroupPass, CrossRowStageOf2048x2048ImagesAgainstCufftHalf) {
-  // The 2-D cross-row stage (cross_rows_layout.hpp), under the ctest entry
-  // TcGroupPass.CrossRowStageOn (FFTCORE_TC_CROSS_ROWS=3; by default these run the plan's two
+  // The 2-D cross-row stage (cross_rows_layout.hpp; on by default, and the ctest entry
+  // TcGroupPass.CrossRowStageOff runs these with FFTCORE_TC_CROSS_ROWS=0, the plan's two
   // passes): the column transform's radix-4 first stage in the doubled form's row pass, then the
   // 512-row column pass, out of place (compare() runs each in place too, where the executor
   // takes the plan's own two passes): one image (the tiles fitted down to one round a block),

@@ -17,10 +17,12 @@
 // of the output: the natural order). The column pass then takes, for each k1, the 512 rows
 // 4 j + k1 (element stride 4 W, in place: an item reads and writes the same rows).
 // Out of place only (the row pass writes rows other blocks read); the executor runs the plan's
-// own two passes for in-place transforms, with hooks, or where a launch cannot. Opt-in for now
-// (FFTCORE_TC_CROSS_ROWS=3, runs_cross_rows): H100, one call, 2048x2048 1.776-1.785 ms against
-// 1.879-1.889 (4.06x cuFFT FP16), at 0.195-0.199x cuFFT FP16's error against 0.174-0.175x;
-// memcheck and racecheck clean; the whole suite has not run with it on.
+// own two passes for in-place transforms, with hooks, or where a launch cannot. On by default
+// (runs_cross_rows; FFTCORE_TC_CROSS_ROWS=0 turns it off). H100 (NOTES.md sessions 36 and 37),
+// 2048x2048 1.768-1.785 ms against 1.871-1.889 (4.06-4.07x cuFFT FP16), at 0.196-0.199x cuFFT
+// FP16's error against 0.174-0.175x; memcheck and racecheck clean. At 1024 x 1024 the same stage
+// with R = 2 (branch cross-rows-1024b) measured no gain (1.757-1.770 against 1.772-1.774 ms) at
+// 0.28-0.29x cuFFT FP16's error against 0.178x, so it is not built here.
 #pragma once
 
 #include <cmath>

@@ -500,15 +500,14 @@ cudaError_t prepare_group_pass_kernels() noexcept {
   return e == cudaSuccess ? prepare_length<12>() : e;
 }
 
-/// FFTCORE_TC_CROSS_ROWS (env_mode; read once): 3 runs 2048 x 2048 images with the cross-row
-/// stage (cross_rows_layout.hpp) where cross_rows::eligible takes the plan's pair and the
-/// transform is out of place; by default (and 0) the plan's two passes. Opt-in until the whole
-/// suite has passed on the GPU with it (NOTES.md session 36): H100, ms per 2^28 elements, one
-/// call, off / on: 2048x2048 1.879-1.889 / 1.776-1.785 (4.06x cuFFT FP16), relative L2 error
-/// 0.174-0.175x / 0.195-0.199x cuFFT FP16's (one FP16 rounding more).
+/// FFTCORE_TC_CROSS_ROWS (env_mode; read once): by default runs out-of-place 2048 x 2048 C2C
+/// images with the cross-row stage (cross_rows_layout.hpp) where cross_rows::eligible takes the
+/// plan's pair; 0 runs the plan's two passes (the A/B switch). H100, ms per 2^28 elements
+/// (NOTES.md sessions 36 and 37), off / on: 2048x2048 1.871-1.889 / 1.768-1.785, relative L2
+/// error 0.174-0.175x / 0.196-0.199x cuFFT FP16's (one FP16 rounding more).
 bool runs_cross_rows(PassParams const& rows, PassParams const& cols) noexcept {
   static int const mode = env_mode("FFTCORE_TC_CROSS_ROWS");
-  return mode == 3 && cross_rows::eligible(rows, cols);
+  return mode != 0 && cross_rows::eligible(rows, cols);
 }
 
 cudaError_t launch_cross_rows(PassParams const& pass, void const* src, void* dst,
