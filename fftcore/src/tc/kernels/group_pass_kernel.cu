@@ -458,7 +458,8 @@ template <int kLogL, gp::Form kForm, bool kCross = false>
 cudaError_t prepare_form() noexcept {
   // The blocks' exchange (up to 49.6 KiB at 512 points, 75 KB in the doubled form) past the
   // default 48 KiB, and the largest carve-out, so that min_blocks blocks fit. The cross stage's
-  // kernels (vector stores only) stage their rows in the same areas.
+  // kernels stage their rows in the same areas; they have vector stores only (the other form
+  // fails their static_assert), so with kCross the first two entries repeat the last two.
   int const smem = static_cast<int>(
       (std::size_t{1} << (gp::kLogMaxThreads - gp::log_group_lanes(kLogL, kForm))) *
       gp::group_slots(kLogL, kForm) * sizeof(float2));

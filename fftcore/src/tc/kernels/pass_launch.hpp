@@ -184,9 +184,9 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                           cudaStream_t stream) noexcept;
 
 /// The 2-D cross-row stage (cross_rows_layout.hpp, group_pass_kernel.cu): whether the executor
-/// runs a plan's row and column passes so (by default; FFTCORE_TC_CROSS_ROWS=0 turns it off), and the
-/// row pass with the stage (cross_rows::row_pass); cudaErrorNotSupported where the pointers or
-/// the tiles do not allow it (the executor then runs the plan's own passes).
+/// runs a plan's row and column passes so (by default; FFTCORE_TC_CROSS_ROWS=0 turns it off),
+/// and the row pass with the stage (cross_rows::row_pass); cudaErrorNotSupported where the
+/// pointers or the tiles do not allow it (the executor then runs the plan's own passes).
 [[nodiscard]] bool runs_cross_rows(PassParams const& rows, PassParams const& cols) noexcept;
 [[nodiscard]] cudaError_t launch_cross_rows(PassParams const& pass, void const* src, void* dst,
                                             float2 const* coarse, bool inverse,
