@@ -30,6 +30,9 @@ namespace gp = group_pass;
 /// 0.775-0.777, 2^12 0.840-0.844 against 0.795-0.796.
 constexpr int kMinBlocks = 4;
 
+/// The longest passes the group pass takes on fast-DRAM devices (runs_group_pass): 1024 points.
+constexpr int kFastDramMaxLogLength = 10;
+
 /// The barrier of a group of 2^kLogG lanes: the warp's for one warp, else named barrier 1 +
 /// the group's index in the block (bar.sync counts threads; barrier 0 is __syncthreads').
 template <int kLogG>
@@ -347,11 +350,15 @@ __global__ void __launch_bounds__(1 << gp::kLogMaxThreads, min_blocks(kForm))
 /// three runs each in one call) two / four: 2^10 0.751-0.761 / 0.743-0.747, 2^11 0.761-0.771 /
 /// 0.754-0.761, 2^12 0.789-0.797 / 0.781-0.789, 1024x1024 1.784-1.787 / 1.758-1.781, 2048x2048
 /// 1.886-1.898 / 1.875-1.890, 4096x4096 1.883-1.905 / 1.877-1.884.
-template <gp::Form kForm>
+/// The cross-row stage (kCross) on fast-DRAM devices takes two rounds a block (factor 1): the
+/// H200, 2048x2048, two runs each in one call (NOTES.md session 38), factor 0 / 1 / 2 / 3 (the
+/// default elsewhere): 1.511-1.517 / 1.513-1.517 / 1.523-1.529 / 1.559-1.568 ms.
+template <gp::Form kForm, bool kCross = false>
 int log_tile_factor(PassParams const& pass) noexcept {
   static int const forced = env_int("FFTCORE_TC_GROUP_ROUNDS", -1);
   if (forced >= 0 && forced <= gp::kMaxLogTileFactor) return forced;
-  return gp::fitted_tile_factor(pass, gp::default_log_tile_factor(kForm));
+  int const wanted = kCross && fast_dram_device() ? 1 : gp::default_log_tile_factor(kForm);
+  return gp::fitted_tile_factor(pass, wanted);
 }
 
 /// Whether step 1 loads with the 256-byte L2 fetch hint (load_fetching_256):
@@ -372,7 +379,7 @@ bool fetches_256(gp::Form form, int log_l) noexcept {
 template <int kLogL, bool kVectorStores, gp::Form kForm, bool kCross = false>
 cudaError_t launch_kind(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                         bool inverse, cudaStream_t stream) noexcept {
-  int log_tile = pass.log_tile + log_tile_factor<kForm>(pass);
+  int log_tile = pass.log_tile + log_tile_factor<kForm, kCross>(pass);
   if constexpr (kCross) log_tile = max(log_tile, cross_rows::kLogRadix);
   PassParams run = log_tile != pass.log_tile ? retiled(pass, log_tile) : pass;
   run.l2_fetch_hint = fetches_256(kForm, kLogL) ? 1 : 0;
@@ -529,9 +536,17 @@ cudaError_t launch_cross_rows(PassParams const& pass, void const* src, void* dst
 /// Stockham pass: 2^10 0.775-0.777 / 0.761-0.762, 2^12 0.795-0.796 / 0.794-0.802, 4096x4096
 /// 1.912-1.914 / 1.892-1.897); with the doubled form at 1024..4096 it measured faster at 1024
 /// and 4096 too (runs_doubled).
+/// On fast-DRAM devices (fast_dram_device: the H200) the Stockham pass takes the 2048- and
+/// 4096-point passes (mode 3 keeps them here): the H200, ms per 2^28 elements, two runs each
+/// in one call (NOTES.md session 38), group / Stockham: 2^11 0.627-0.632 / 0.581-0.586, 2^12
+/// 0.666-0.670 / 0.590-0.593, 4096x4096 1.665-1.668 / 1.596-1.604; 2^9 and 2^10 stay here
+/// (2^10 0.597-0.601 / 0.621-0.624). ncu there at 2^12: both run ~460 M instructions at 75-78 %
+/// of the SM's issue rate; the group pass issues one instruction a warp every 7.7 cycles at 36 %
+/// occupancy, the Stockham pass every 4.4 at 22 %.
 bool runs_group_pass(PassParams const& pass) noexcept {
   static int const mode = env_mode("FFTCORE_TC_GROUP_PASS");
-  return mode != 0 && gp::eligible(pass);
+  if (mode == 0 || !gp::eligible(pass)) return false;
+  return mode == 3 || pass.log_length <= kFastDramMaxLogLength || !fast_dram_device();
 }
 
 cudaError_t launch_group_pass(PassParams const& pass, void const* src, void* dst,

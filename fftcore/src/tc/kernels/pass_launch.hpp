@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "tc/dram_balance.hpp"
 #include "tc/pass_params.hpp"
 
 namespace fftcore::detail::tc {
@@ -39,6 +40,37 @@ inline int env_int(char const* name, int fallback) noexcept {
   char const* v = std::getenv(name);
   if (v == nullptr || v[0] < '0' || v[0] > '8' || v[1] != '\0') return fallback;
   return v[0] - '0';
+}
+
+/// Whether the current device is fast-DRAM (dram_balance.hpp: peak DRAM bytes per SM clock of
+/// at least 16, the H200 and not the H100), where some passes take another kernel (the group
+/// pass's launcher). FFTCORE_TC_FAST_DRAM (env_mode): 0 never, 3 always (A/B), else by the
+/// device's attributes, read once per device ordinal (up to 64) and cached. Host code only.
+inline bool fast_dram_device() noexcept {
+  static int const mode = env_mode("FFTCORE_TC_FAST_DRAM");
+  if (mode != 1) return mode == 3;
+  constexpr int kDevices = 64;
+  static std::atomic<int> cache[kDevices] = {};  // 0 unknown, 1 no, 2 yes
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return false;  // the launch reports the error
+  std::atomic<int>* slot = device >= 0 && device < kDevices ? &cache[device] : nullptr;
+  if (slot != nullptr) {
+    if (int const known = slot->load(std::memory_order_relaxed); known != 0) return known == 2;
+  }
+  int memory_khz = 0;
+  int bus_bits = 0;
+  int sms = 0;
+  int sm_khz = 0;
+  if (cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device) != cudaSuccess) {
+    return false;
+  }
+  bool const fast =
+      dram_balance::fast_dram(dram_balance::bytes_per_sm_clock(memory_khz, bus_bits, sms, sm_khz));
+  if (slot != nullptr) slot->store(fast ? 2 : 1, std::memory_order_relaxed);
+  return fast;
 }
 
 /// The grid of a kernel whose blocks walk its tiles grid-stride: as many blocks as stay resident
@@ -107,7 +139,8 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                            cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the group pass: group_pass::eligible (FP16, no hooks, no
-/// pass twiddle, 512 <= L <= 4096, contiguous sequences) unless FFTCORE_TC_GROUP_PASS=0 is set.
+/// pass twiddle, 512 <= L <= 4096, contiguous sequences) unless FFTCORE_TC_GROUP_PASS=0 is set,
+/// and on fast-DRAM devices (fast_dram_device) only at 512 and 1024 points.
 [[nodiscard]] bool runs_group_pass(PassParams const& pass) noexcept;
 
 /// The group pass (kernels/group_pass_kernel.cu), L / 16 or L / 32 lanes per sequence on CUDA
