@@ -20,6 +20,10 @@ TEST(DramBalance, H200IsFastDram) {
   double const b = db::bytes_per_sm_clock(3201000, 6144, 132, 1980000);
   EXPECT_NEAR(b, 18.81, 0.01);
   EXPECT_TRUE(db::fast_dram(b));
+  // The attributes of the H200 the device tool lent (session 38): 6016 bits reported.
+  double const lent = db::bytes_per_sm_clock(3201000, 6016, 132, 1980000);
+  EXPECT_NEAR(lent, 18.42, 0.01);
+  EXPECT_TRUE(db::fast_dram(lent));
 }
 
 TEST(DramBalance, H100PcieAndTheLine) {

@@ -261,9 +261,17 @@ TEST(TcStockhamPass, PrefetchRangesCoverEachItemsRowsAndTileTheInput) {
   p = base;
   p.linear_blocks = 0;
   EXPECT_FALSE(sp::prefetch_contiguous(p));
-  // One item ahead at 16384 points (items of 64 KiB), none below (slower there, NOTES.md).
-  EXPECT_EQ(sp::default_prefetch_items(14), 1);
-  EXPECT_EQ(sp::default_prefetch_items(13), 0);
+  // One item ahead at 16384 points (items of 64 KiB), none below (slower there, NOTES.md), but
+  // at 2048 and 4096 points on fast-DRAM devices (faster there, the H200, session 38).
+  for (bool const fast : {false, true}) {
+    EXPECT_EQ(sp::default_prefetch_items(14, fast), 1);
+    EXPECT_EQ(sp::default_prefetch_items(13, fast), 0);
+    EXPECT_EQ(sp::default_prefetch_items(10, fast), 0);
+  }
+  EXPECT_EQ(sp::default_prefetch_items(11, false), 0);
+  EXPECT_EQ(sp::default_prefetch_items(12, false), 0);
+  EXPECT_EQ(sp::default_prefetch_items(11, true), 1);
+  EXPECT_EQ(sp::default_prefetch_items(12, true), 1);
 }
 
 /// The column variant (stockham::columns_eligible): the column passes of 2-D shapes with 512 ..

@@ -17,7 +17,8 @@ namespace fftcore::detail::tc::dram_balance {
 /// Peak DRAM bytes per SM clock cycle over the whole device: memory clock x 2 (double data rate)
 /// x bus width / 8 over SMs x SM clock (clocks in kHz, as the attributes give them); 0 where an
 /// attribute is missing. H100 SXM (2619 MHz, 5120 bits, 132 SMs at 1980 MHz): 12.8; H200 (3201
-/// MHz, 6144 bits): 18.8; H100 PCIe (1593 MHz, 5120 bits, 114 SMs at 1755 MHz): 10.2.
+/// MHz; its attribute says 6016 bits, session 38): 18.4; H100 PCIe (1593 MHz, 5120 bits, 114 SMs
+/// at 1755 MHz): 10.2.
 constexpr double bytes_per_sm_clock(int memory_khz, int bus_bits, int sms, int sm_khz) {
   if (memory_khz <= 0 || bus_bits <= 0 || sms <= 0 || sm_khz <= 0) return 0.0;
   return 2.0 * memory_khz * (bus_bits / 8.0) / (static_cast<double>(sms) * sm_khz);

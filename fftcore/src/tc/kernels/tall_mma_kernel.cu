@@ -356,11 +356,16 @@ cudaError_t prepare_tall_mma_kernels() noexcept {
 /// where that gain (the grid-stride loop's, 2^28-element batches) was measured; small
 /// transforms measured the same with and without them (NOTES.md session 24: their slowdown
 /// was the tall pass's, which now leaves passes of fewer than 128 items, runs_tall_pass).
+/// On fast-DRAM devices (fast_dram_device: the H200) also the untwiddled ones of 1024 rows:
+/// there, two runs each in one call (NOTES.md session 38), 1024x1024 1.516-1.524 against
+/// 1.541-1.544 ms with every pass on them, but 4096x4096 1.760-1.767 against 1.602-1.612 and
+/// 2^20 2.141-2.147 against 2.030-2.031.
 bool runs_tall_mma(PassParams const& tiled) noexcept {
   constexpr std::int64_t kMmaMinItems = 1024;
   static int const mode = env_mode("FFTCORE_TC_TALL_MMA");
+  int const max_log_rows = tall_pass::kMinLogLength + (fast_dram_device() ? 1 : 0);
   bool const preferred =
-      mode == 3 || (tiled.log_length == tall_pass::kMinLogLength && tiled.log_twiddle_n == 0 &&
+      mode == 3 || (tiled.log_length <= max_log_rows && tiled.log_twiddle_n == 0 &&
                     tiled.blocks >= kMmaMinItems);
   return mode != 0 && preferred && tiled.load_factors == nullptr && tiled.store_factors == nullptr;
 }
