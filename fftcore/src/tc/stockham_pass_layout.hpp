@@ -48,16 +48,18 @@ inline constexpr int kLogValues = 4;          ///< E = 16 values per thread at L
 inline constexpr int kLogValuesWide = 5;      ///< E = 32 values per thread from L = 1024
 inline constexpr int kLogMinLengthWide = 10;  ///< the first length with E = 32: L = 1024
 inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
-/// Work items ahead that a block prefetches into L2 (PassParams::prefetch_items; 0: none):
-/// one at L = 16384 (items of 64 KiB), none below. H100, ms per 2^28 elements, two runs each
+/// Work items ahead that a block prefetches into L2 (PassParams::prefetch_items; 0: none).
+/// H100: one at L = 16384 (items of 64 KiB), none below; ms per 2^28 elements, two runs each
 /// (fftcore/NOTES.md, session 29): 2^14 0.787-0.795 without, 0.749-0.754 one ahead; but 2^9..2^13
 /// (items of 16-32 KiB) 0.77-0.80 without, 0.80-0.99 one ahead, 0.89-1.00 two ahead. On
-/// fast-DRAM devices (tc/dram_balance.hpp: the H200, where the 2048- and 4096-point passes are
-/// the Stockham pass's) also one at L = 2048 and 4096: H200, two runs each in one call (NOTES.md
-/// session 38), 2^11 0.582-0.583 without, 0.569-0.572 one ahead, 0.685-0.687 two ahead; 2^12
-/// 0.597-0.600 / 0.584-0.587 / 0.682-0.688; 2^13 0.676 / 0.671-0.677, so not there.
+/// fast-DRAM devices (tc/dram_balance.hpp: the H200, where the 2048- and 4096-point passes are the
+/// Stockham pass's) the other way round: one at L = 2048..8192, none at 16384. H200, four runs
+/// each in rotation in one call (NOTES.md session 39), without / one ahead: 2^11 0.581-0.588 /
+/// 0.564-0.575, 2^12 0.590-0.597 / 0.577-0.589, 2^13 0.674-0.684 / 0.666-0.678, 2^14
+/// 0.748-0.756 / 0.764-0.772; two ahead 0.685-0.688 at 2^11..2^13 (session 38).
 FFTCORE_HD constexpr int default_prefetch_items(int log_l, bool fast_dram) {
-  return log_l >= 14 || (fast_dram && (log_l == 11 || log_l == 12)) ? 1 : 0;
+  if (fast_dram) return log_l >= 11 && log_l <= 13 ? 1 : 0;
+  return log_l >= 14 ? 1 : 0;
 }
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers
 /// of 17 x 256 float2 per block (69.6 KB) let three share an SM's 228 KB, and three ask for at
