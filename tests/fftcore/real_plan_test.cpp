@@ -91,9 +91,10 @@ std::vector<cd> reference_r2c(std::vector<double> const& x, std::int64_t rows, s
 
 /// The Tensor Core layout of a 1-D real transform of 2^log_n points in batches of `batch`.
 Status layout_1d(int log_n, std::int64_t batch, Transform kind, RealLayout& layout,
-                 bool fuse = true) {
+                 bool fuse = true, bool small_512 = true) {
   return fftcore::detail::tc::build_real_layout(
-      real_desc(0, std::int64_t{1} << log_n, batch, kind), layout, fuse);
+      real_desc(0, std::int64_t{1} << log_n, batch, kind), layout, fuse, true,
+      fftcore::detail::tc::kLogMinRowPairsColumns, false, false, small_512);
 }
 
 double scale_of(Scaling scaling, double n) {
@@ -670,7 +671,7 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2r1d) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     check_shape(0, std::int64_t{1} << k, k <= 12 ? 3 : 1, Scaling::kNone);
   }
-  for (int k = 1; k <= 8; ++k) {  // the small real kernels carry the whole scale
+  for (int k = 1; k <= 9; ++k) {  // the small real kernels carry the whole scale
     SCOPED_TRACE("scaled, n = 2^" + std::to_string(k));
     check_shape(0, std::int64_t{1} << k, 33, Scaling::kByN);
     check_shape(0, std::int64_t{1} << k, 33, Scaling::kBySqrtN);
@@ -684,9 +685,9 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     RealLayout l;
     ASSERT_EQ(layout_1d(k, 5, Transform::kR2C, l), Status::kSuccess);
-    bool const one_pass = k >= 9 && k <= 15;  // M = 256 .. 16384: the register-chained pass
+    bool const one_pass = k >= 10 && k <= 15;  // M = 512 .. 16384: the register-chained pass
     EXPECT_EQ(l.fused, one_pass);
-    EXPECT_EQ(l.small, k <= 8);  // n <= 256: the small real kernels, no passes
+    EXPECT_EQ(l.small, k <= 9);  // n <= 512: the small real kernels, no passes
     if (l.small) {
       EXPECT_TRUE(l.row.passes.empty());
       EXPECT_EQ(l.workspace_bytes, 0u);
@@ -712,7 +713,7 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
     EXPECT_FALSE(l.small);
     ASSERT_EQ(layout_1d(k, 5, Transform::kC2R, l), Status::kSuccess);
     EXPECT_EQ(l.fused, one_pass);  // C2R: the split in the load
-    EXPECT_EQ(l.small, k <= 8);
+    EXPECT_EQ(l.small, k <= 9);
     EXPECT_FALSE(l.paired);
     // C2R above 2^15 reals: the split in the first row pass's load where that runs down
     // adjacent columns on the column pass or the register-chained pass (batch 5: 256, 256, 128
@@ -726,6 +727,16 @@ TEST(RealPlan, FusesTheSplitWhereTheRowFftIsOnePass) {
       EXPECT_EQ(l.row.passes[0].in_stride[0], (std::int64_t{1} << (k - 1)) + 1);
       EXPECT_EQ(l.workspace_bytes, 0u);
     }
+  }
+  // 512 reals with the medium real kernel switched off (FFTCORE_TC_SMALL_512=0): the split in
+  // the register-chained pass's store (R2C) or load (C2R), as before.
+  for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
+    RealLayout l;
+    ASSERT_EQ(layout_1d(9, 5, kind, l, true, /*small_512=*/false), Status::kSuccess);
+    EXPECT_FALSE(l.small);
+    EXPECT_TRUE(l.fused);
+    ASSERT_EQ(l.row.passes.size(), 1u);
+    EXPECT_EQ(kind == Transform::kR2C ? l.row.passes[0].real_out : l.row.passes[0].real_in, 1);
   }
   for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
     RealLayout l;

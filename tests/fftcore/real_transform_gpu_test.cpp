@@ -250,8 +250,9 @@ TEST_F(RealTransform, R2cEverySize1d) {
   compare_r2c(0, std::int64_t{1} << 24, 1);
 }
 
-/// The sizes whose R2C runs the fused split (one register-chained pass, M = 256 .. 16384) with
-/// odd batches: partial tiles, and a small set for compute-sanitizer.
+/// The sizes whose R2C runs the fused split (one register-chained pass, M = 512 .. 16384; M = 256
+/// too with FFTCORE_TC_SMALL_512=0, the ctest entry RealTransform.FusedWithoutSmall512, else the
+/// medium real kernel's) with odd batches: partial tiles, and a small set for compute-sanitizer.
 TEST_F(RealTransform, R2cFusedSizesOddBatches) {
   for (int k = 9; k <= 15; ++k) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
@@ -376,11 +377,11 @@ TEST_F(RealTransform, C2rColumnSplitSizesOddBatches) {
   }
 }
 
-/// The small real kernels' sizes (n = 2 .. 64: 32 rows or more per warp; 128, 256: 8 and 4)
-/// with batches that end inside a warp's rows, and a few whole blocks; a small set for
+/// The small real kernels' sizes (n = 2 .. 64: 32 rows or more per warp; 128, 256, 512: 8, 4
+/// and 2) with batches that end inside a warp's rows, and a few whole blocks; a small set for
 /// compute-sanitizer.
 TEST_F(RealTransform, SmallSizesOddBatches) {
-  for (int k = 1; k <= 8; ++k) {
+  for (int k = 1; k <= 9; ++k) {
     for (std::int64_t batch : {1, 31, 33, 8 * 32 * 3 + 17}) {
       SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
       compare_r2c(0, std::int64_t{1} << k, batch);

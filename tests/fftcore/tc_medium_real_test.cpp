@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// CPU tests of the fused real transforms of 128 and 256 points (fftcore/src/tc/
+// CPU tests of the fused real transforms of 128, 256 and 512 points (fftcore/src/tc/
 // medium_real_layout.hpp, kernels/medium_real_kernel.cu): that the column deal is a
-// permutation whose lane sets are closed under the split's pairing, that the warp's exchange
-// is free of bank conflicts both ways and takes every slot once, that the split's W_32 powers
-// are the twiddles they stand for, and - running a warp's rows on the CPU in double with the
-// kernel's data flow (16-point DFTs, W_M^(p k1), the exchange slots, P-point DFTs, the split
-// items per lane, the staging words) - that R2C gives the half spectrum and C2R the reals.
+// permutation whose lane sets are closed under the split's pairing (at 512 points: a lane a
+// column, the shared split's items each once), that the warp's exchange is free of bank
+// conflicts both ways and takes every slot once, that the split's W_32 powers are the twiddles
+// they stand for, and - running a warp's rows on the CPU in double with the kernel's data flow
+// (16-point DFTs, W_M^(p k1), the exchange slots, P-point DFTs, the split items per lane, Z
+// through the exchange slots at 512 points, the staging words) - that R2C gives the half
+// spectrum and C2R the reals.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -76,7 +78,7 @@ int word_wavefronts(std::array<int, 32> const& words) {
 }
 
 TEST(TcMediumReal, StagingTakesEveryWordOnceAndSpreadsTheBanks) {
-  for (int log_m = mr::kMinLogM; log_m <= mr::kMaxLogM; ++log_m) {
+  for (int log_m = mr::kMinLogM; log_m <= mr::kLogMShared; ++log_m) {
     SCOPED_TRACE("M = 2^" + std::to_string(log_m));
     int const m = 1 << log_m, lp = mr::log_lanes(log_m), p_count = 1 << lp;
     int const rows = 1 << mr::log_rows(log_m), stride = mr::staging_stride(log_m);
@@ -134,7 +136,7 @@ TEST(TcMediumReal, StagingTakesEveryWordOnceAndSpreadsTheBanks) {
 }
 
 TEST(TcMediumReal, ExchangeTakesEverySlotOnceWithoutBankConflicts) {
-  for (int log_m = mr::kMinLogM; log_m <= mr::kMaxLogM; ++log_m) {
+  for (int log_m = mr::kMinLogM; log_m <= mr::kLogMShared; ++log_m) {
     SCOPED_TRACE("M = 2^" + std::to_string(log_m));
     int const lp = mr::log_lanes(log_m), p_count = 1 << lp;
     int const c = 1 << mr::log_columns(log_m);
@@ -176,16 +178,81 @@ TEST(TcMediumReal, ExchangeTakesEverySlotOnceWithoutBankConflicts) {
 }
 
 TEST(TcMediumReal, SplitPowersOfW32AreTheTwiddles) {
-  for (int log_m = mr::kMinLogM; log_m <= mr::kMaxLogM; ++log_m) {
+  for (int log_m = mr::kMinLogM; log_m <= mr::kLogMShared; ++log_m) {
     int const m = 1 << log_m, p_count = 1 << mr::log_lanes(log_m);
     for (int k2 = 0; k2 < p_count; ++k2) {
       // W_32^j = W_2M^(j 2M / 32): equal exponents over 2M.
       EXPECT_EQ(mr::split_step_power(k2, log_m) * (2 * m / 32), 16 * k2) << m << " " << k2;
-      if (k2 < p_count / 2) {
+      if (k2 < p_count / 2 && !mr::shared_split(log_m)) {  // column 8's (not in the shared split)
         EXPECT_EQ(mr::split_w8_power(k2, log_m) * (2 * m / 32), 8 + 16 * k2) << m << " " << k2;
       }
       EXPECT_LT(mr::split_step_power(k2, log_m), 16);  // the kernel's w32 holds j < 16
       EXPECT_LT(mr::split_w8_power(k2, log_m), 16);
+    }
+  }
+}
+
+/// The shared split (M = 256): a lane a column (k1 = q, the exchange swizzled by it), Z[k] of
+/// each row in its own exchange slot, every k of the half spectrum written by one item (k = q +
+/// 16 j with M - k; k = 0 gives X[0] and X[M], lane 0 X[M / 2]), and the P lanes of a row on
+/// adjacent slots and words in each access: Z written over k2, read as Z[k] and Z[M - k] (two
+/// wavefronts, one per half-warp), the half spectrum written as 4-byte words (one).
+TEST(TcMediumReal, SharedSplitTakesEveryItemOnceWithoutBankConflicts) {
+  int const log_m = mr::kLogMShared, m = 1 << log_m, lp = mr::log_lanes(log_m);
+  int const p_count = 1 << lp, rows = 1 << mr::log_rows(log_m);
+  ASSERT_TRUE(mr::shared_split(log_m));
+  ASSERT_FALSE(mr::shared_split(mr::kMaxLogM));
+  EXPECT_EQ(mr::log_columns(log_m), 0);
+  EXPECT_EQ(p_count, 16);
+  EXPECT_EQ(rows, 2);
+  for (int q = 0; q < p_count; ++q) {
+    EXPECT_EQ(mr::column(q, log_m), q);
+    EXPECT_EQ(mr::owner(q, log_m), q);
+  }
+  std::vector<int> used(mr::kExchangeSlots, 0);
+  for (int g = 0; g < rows; ++g) {
+    for (int k = 0; k < m; ++k) {
+      int const s = mr::z_slot(g, k, log_m);
+      ASSERT_GE(s, 0);
+      ASSERT_LT(s, mr::kExchangeSlots);
+      ++used[static_cast<std::size_t>(s)];
+    }
+  }
+  EXPECT_EQ(std::count(used.begin(), used.end(), 1), rows * m);
+  EXPECT_EQ(std::count_if(used.begin(), used.end(), [](int n) { return n > 1; }), 0);
+  // Every k <= M of a row written once by its items.
+  int const items = mr::shared_items(log_m);
+  EXPECT_EQ(items, 8);
+  std::vector<int> hit(static_cast<std::size_t>(m + 1), 0);
+  for (int q = 0; q < p_count; ++q) {
+    for (int j = 0; j < items; ++j) {
+      int const k = q + 16 * j;
+      ++hit[static_cast<std::size_t>(k)];
+      ++hit[static_cast<std::size_t>(m - k)];
+    }
+    if (q == 0) ++hit[static_cast<std::size_t>(m / 2)];
+  }
+  for (int k = 0; k <= m; ++k) EXPECT_EQ(hit[static_cast<std::size_t>(k)], 1) << "k " << k;
+  std::array<int, 32> slots{};
+  std::array<int, 32> words{};
+  int const stride = mr::staging_stride(log_m);
+  for (int k2 = 0; k2 < p_count; ++k2) {
+    for (int lane = 0; lane < 32; ++lane) {
+      slots[static_cast<std::size_t>(lane)] =
+          mr::z_slot(lane >> lp, (lane & (p_count - 1)) + 16 * k2, log_m);
+    }
+    EXPECT_EQ(float2_wavefronts(slots), 2) << "Z write k2 " << k2;
+  }
+  for (int j = 0; j < items; ++j) {
+    for (bool mirror : {false, true}) {
+      for (int lane = 0; lane < 32; ++lane) {
+        int const k = (lane & (p_count - 1)) + 16 * j;
+        int const km = mirror ? (m - k) & (m - 1) : k;
+        slots[static_cast<std::size_t>(lane)] = mr::z_slot(lane >> lp, km, log_m);
+        words[static_cast<std::size_t>(lane)] = (lane >> lp) * stride + (mirror ? m - k : k);
+      }
+      EXPECT_EQ(float2_wavefronts(slots), 2) << "Z read j " << j << " mirror " << mirror;
+      EXPECT_EQ(word_wavefronts(words), 1) << "spectrum word j " << j << " mirror " << mirror;
     }
   }
 }
@@ -224,6 +291,21 @@ struct WarpEmulation {
 
   int stride() const { return mr::staging_stride(log_m); }
 
+  /// The shared split's Z of row g in the exchange slots (mr::z_slot), each written once
+  /// before it is read (a store of its own: in the kernel Z follows the exchange's last use).
+  std::vector<cd> z_words = std::vector<cd>(mr::kExchangeSlots);
+  std::vector<int> z_count = std::vector<int>(mr::kExchangeSlots, 0);
+  void z_put(int g, int k, cd v) {
+    auto const s = static_cast<std::size_t>(mr::z_slot(g, k, log_m));
+    ASSERT_EQ(z_count[s]++, 0) << "Z slot " << s << " written twice";
+    z_words[s] = v;
+  }
+  float2 z_get(int g, int k) const {
+    auto const s = static_cast<std::size_t>(mr::z_slot(g, k, log_m));
+    EXPECT_EQ(z_count[s], 1) << "Z slot " << s << " read before written";
+    return to_f2(z_words[s]);
+  }
+
   /// z: rows x M complex (the reals read as complex); returns rows x (M + 1) words.
   std::vector<cd> r2c(std::vector<cd> const& z, float f) {
     std::vector<cd> staging(static_cast<std::size_t>(mr::kStagingWords), cd(std::nan(""), 0));
@@ -243,6 +325,25 @@ struct WarpEmulation {
         ++count[w];
         staging[w] = to_cd(v);
       };
+      if (mr::shared_split(log_m)) {  // Z of every lane's column, then the items k = q + 16 j
+        for (int q = 0; q < p_count; ++q) {
+          std::array<cd, 16> b{};
+          for (int s = 0; s < p_count; ++s) b[s] = get(g, mr::column(q, log_m), s);
+          std::array<cd, 16> const y = small_dft(b, p_count);
+          for (int k2 = 0; k2 < p_count; ++k2) z_put(g, q + 16 * k2, y[k2]);
+        }
+        for (int q = 0; q < p_count; ++q) {
+          for (int j = 0; j < mr::shared_items(log_m); ++j) {
+            int const k = q + 16 * j;
+            float2 xk, xm;
+            tc::split_forward_pair(z_get(g, k), z_get(g, (m - k) & (m - 1)), w2m(k), f, xk, xm);
+            set(k, xk);
+            set(m - k, xm);
+          }
+          if (q == 0) set(m / 2, tc::split_forward_middle(z_get(g, m / 2), f));
+        }
+        continue;
+      }
       for (int q = 0; q < p_count; ++q) {
         std::vector<std::array<cd, 16>> z_lane(static_cast<std::size_t>(c));  // [e][k2]
         for (int e = 0; e < c; ++e) {
@@ -289,6 +390,27 @@ struct WarpEmulation {
     }
     for (int g = 0; g < rows; ++g) {
       auto const x = [&](int k) { return to_f2(staging[static_cast<std::size_t>(g * stride() + k)]); };
+      if (mr::shared_split(log_m)) {  // the items to Z, then every lane's column from there
+        for (int q = 0; q < p_count; ++q) {
+          for (int j = 0; j < mr::shared_items(log_m); ++j) {
+            int const k = q + 16 * j;
+            float2 xa = x(k), xb = x(m - k);
+            if (k == 0) xa.y = xb.y = 0.f;  // X[0], X[M]: imaginary parts ignored
+            float2 za, zb;
+            tc::split_inverse_pair(xa, xb, w2m(k), f, za, zb);
+            z_put(g, k, to_cd(za));
+            if (k != 0) z_put(g, m - k, to_cd(zb));
+          }
+          if (q == 0) z_put(g, m / 2, to_cd(tc::split_inverse_middle(x(m / 2), f)));
+        }
+        for (int q = 0; q < p_count; ++q) {
+          std::array<cd, 16> v{};
+          for (int k2 = 0; k2 < p_count; ++k2) v[k2] = std::conj(to_cd(z_get(g, q + 16 * k2)));
+          std::array<cd, 16> const y = small_dft(v, p_count);
+          for (int s = 0; s < p_count; ++s) put(g, mr::column(q, log_m), s, y[s]);
+        }
+        continue;
+      }
       for (int q = 0; q < p_count; ++q) {
         std::vector<std::array<float2, 16>> b(static_cast<std::size_t>(c));  // [e][k2] = Z
         std::vector<std::array<int, 16>> set(static_cast<std::size_t>(c), std::array<int, 16>{});
@@ -363,7 +485,7 @@ TEST(TcMediumReal, EmulatedWarpGivesTheHalfSpectrumAndBack) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> uni(-1.0, 1.0);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  for (int log_m = mr::kMinLogM; log_m <= mr::kMaxLogM; ++log_m) {
+  for (int log_m = mr::kMinLogM; log_m <= mr::kLogMShared; ++log_m) {
     SCOPED_TRACE("n = " + std::to_string(2 << log_m));
     int const m = 1 << log_m, rows = 1 << mr::log_rows(log_m);
     std::vector<std::vector<double>> x(static_cast<std::size_t>(rows));

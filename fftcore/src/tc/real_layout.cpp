@@ -434,7 +434,8 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
 }  // namespace
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
-                         int row_pairs_log_columns, bool tall, bool halves) noexcept {
+                         int row_pairs_log_columns, bool tall, bool halves,
+                         bool small_512) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -448,10 +449,13 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   double const rest = policy_scale(desc.scaling, 2.0);
   layout.split_factor = static_cast<float>(rest);
   layout.rank2 = desc.rank == 2;
-  // The small real kernels: 1-D up to M = 128; rank 2 with M = 64 or 128 above 4096 elements (the
-  // medium real kernel writes or reads the FP16 half spectrum Y; the column FFT meets it).
+  // The small real kernels: 1-D up to M = 256 (M = 256 with `small_512`); rank 2 with M = 64 or
+  // 128 above 4096 elements (the medium real kernel writes or reads the FP16 half spectrum Y;
+  // the column FFT meets it).
   bool const small_2d = layout.rank2 && m >= kMediumRealMinM && desc.elements() > 4096;
-  if (fuse && m <= kSmallRealMaxM && (!layout.rank2 || small_2d)) {
+  bool const small_1d =
+      !layout.rank2 && (m < kSmallRealMaxM1d || (small_512 && m == kSmallRealMaxM1d));
+  if (fuse && ((m <= kSmallRealMaxM && small_2d) || small_1d)) {
     // The row FFT's scale (1/M or 1/sqrt(M)) joins the split's.
     double const row = policy_scale(desc.scaling, static_cast<double>(m));
     layout.split_factor = static_cast<float>(rest * row);

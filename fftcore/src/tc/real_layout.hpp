@@ -68,7 +68,7 @@ struct RealLayout {
   int log_m = 0;           ///< M = 2^log_m = (last dim) / 2
   float split_factor = 1;  ///< scale applied in the split step (see real_layout.cpp)
   bool fused = false;      ///< the split rides in the row pass (no split kernel, no Z, FP16 Y)
-  /// 1-D, n = 2 M <= 256 (M <= kSmallRealMaxM), or rank 2 with M = 64 or 128 (>=
+  /// 1-D, n = 2 M <= 512 (M <= kSmallRealMaxM1d), or rank 2 with M = 64 or 128 (>=
   /// kMediumRealMinM) above 4096 elements: one kernel does the M-point FFT and the split
   /// (launch_small_real); no row passes, split_factor the row FFT's and the split's scale; no
   /// workspace in 1-D, Y (FP16, y_pitch) and the column FFT's in rank 2.
@@ -115,6 +115,9 @@ struct RealLayout {
 /// row's M complex values and M + 1 outputs in registers; at 64 and 128, M / 16 lanes
 /// (medium_real_layout.hpp).
 inline constexpr std::int64_t kSmallRealMaxM = 128;
+/// 1-D also M = 256 (n = 512) on the medium real kernel's shared split (medium_real_layout.hpp):
+/// one pass where the register-chained pass with the split in its store ran before.
+inline constexpr std::int64_t kSmallRealMaxM1d = 256;
 /// The smallest M of the small real kernels in rank 2 (the medium real kernel, whose rows of the
 /// half spectrum may be padded; the one-thread-per-row kernel's may not).
 inline constexpr std::int64_t kMediumRealMinM = 64;
@@ -147,11 +150,14 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 /// their first (fuse_column_split): two passes and the split kernel measured 1.46 / 1.51 / 1.56
 /// against 1.37-1.39 / 1.40-1.42 / 1.52-1.54 at 2^22..2^24 (2^25 1.585 against 1.61-1.63).
 /// `halves`: the 1-D R2C of 2^19..2^22 reals and the C2R of 2^20..2^24 in two tall passes
-/// (RealLayout::halves) where both passes have at least 128 items.
+/// (RealLayout::halves) where both passes have at least 128 items. `small_512`: the 1-D R2C and
+/// C2R of 512 reals on the medium real kernel (with `fuse`; false: the register-chained pass
+/// with the split in its store or load, as before session 40, for A/B).
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns,
-                                       bool tall = false, bool halves = false) noexcept;
+                                       bool tall = false, bool halves = false,
+                                       bool small_512 = true) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

@@ -30,16 +30,16 @@ struct SplitArgs {
 [[nodiscard]] cudaError_t launch_split_inverse(SplitArgs const& args, void const* x, void* z,
                                                cudaStream_t stream) noexcept;
 
-/// The fused real transforms of n = 2 M <= 256 points (RealLayout::small): R2C from the rows
+/// The fused real transforms of n = 2 M <= 512 points (RealLayout::small): R2C from the rows
 /// of n FP16 reals in `in` to the rows of M + 1 half-spectrum values in `out`, or C2R back;
 /// `args.factor` is the whole transform's scale (in_fp32 / out_fp32 unused: FP16 on both
-/// sides). n <= 64 one thread per row (kernels/small_real_kernel.cu), n = 128 and 256 on
+/// sides). n <= 64 one thread per row (kernels/small_real_kernel.cu), n = 128, 256 and 512 on
 /// launch_medium_real.
 [[nodiscard]] cudaError_t launch_small_real(SplitArgs const& args, bool r2c, void const* in,
                                             void* out, cudaStream_t stream) noexcept;
 
-/// The same for n = 128 and 256 (log_m 6, 7): a row on M / 16 lanes of a warp
-/// (kernels/medium_real_kernel.cu, medium_real_layout.hpp).
+/// The same for n = 128, 256 and 512 (log_m 6, 7, 8; 8 in 1-D only): a row on M / 16 lanes of a
+/// warp (kernels/medium_real_kernel.cu, medium_real_layout.hpp).
 [[nodiscard]] cudaError_t launch_medium_real(SplitArgs const& args, bool r2c, void const* in,
                                              void* out, cudaStream_t stream) noexcept;
 

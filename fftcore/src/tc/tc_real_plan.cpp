@@ -183,8 +183,12 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   // 2^23 1.16-1.17 against 1.40-1.41, 2^24 1.21 against 1.53.
   static bool const halves =
       tc::env_switch_on("FFTCORE_TC_REAL_HALVES") && tc::env_switch_on("FFTCORE_TC_TALL_PASS");
+  // FFTCORE_TC_SMALL_512=0 keeps the 1-D R2C and C2R of 512 reals on the register-chained pass
+  // with the split in its store or load (A/B); else the medium real kernel's shared split.
+  static bool const small_512 = tc::env_switch_on("FFTCORE_TC_SMALL_512");
   tc::RealLayout layout;
-  if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, halves);
+  if (Status s =
+          tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, halves, small_512);
       s != Status::kSuccess) {
     return s;
   }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The fused real transforms of n = 2 M = 128 and 256 points (1-D, RealLayout::small with
-// M = 64, 128): one kernel from the reals to the half spectrum (R2C) or back (C2R), a row on
-// P = M / 16 lanes of a warp, the M-point FFT (16 x P) and the split in FP32 registers, one
-// FP16 rounding (medium_real_layout.hpp has the maps and the reason).
+// The fused real transforms of n = 2 M = 128, 256 and 512 points (RealLayout::small with
+// M = 64, 128, 256): one kernel from the reals to the half spectrum (R2C) or back (C2R), a row
+// on P = M / 16 lanes of a warp, the M-point FFT (16 x P) and the split in FP32 registers (at
+// M = 256 the split's pairs cross lanes and meet in the warp's shared words), one FP16 rounding
+// (medium_real_layout.hpp has the maps and the reason).
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -60,7 +61,7 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
   constexpr int kC = 1 << kLogC;
   constexpr int kG = 1 << mr::log_rows(kLogM);
   constexpr int kS = mr::staging_stride(kLogM);
-  constexpr int kRealRuns = kG * kM / 32;                // 16: the warp's reals, 32 words a run
+  constexpr int kRealRuns = kG * kM / 32;                   // 16: the warp's reals, 32 words a run
   constexpr int kSpectrumRuns = (kG * (kM + 1) + 31) / 32;  // 17: its half spectrum
   static_assert(kG * kS <= mr::kStagingWords && kRealRuns == 16);
   // A warp's exchange slots; its staging words (rows of reals or of the half spectrum) lie over
@@ -86,9 +87,12 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
   float2 const* const tw = tw_table + p;  // tw[k1 << kLogP] = W_M^(p k1)
   // The split's W_2M^t of column pair u (t = q + P u >= 1; lane 0's pair u = 0 is columns 0
   // and 8, handled apart).
-  float2 ws[kC / 2];
+  // The shared split (C = 1): ws[0] = W_2M^q, its items' W_2M^(q + 16 j) = ws[0] W_32^j.
+  constexpr bool kShared = mr::shared_split(kLogM);
+  constexpr int kPairs = kShared ? 1 : kC / 2;
+  float2 ws[kPairs];
 #pragma unroll
-  for (int u = 0; u < kC / 2; ++u) {
+  for (int u = 0; u < kPairs; ++u) {
     ws[u] = split_twiddle(static_cast<std::uint32_t>(mr::pair_column(p, u, kLogM)), kLogM);
   }
   std::int64_t const chunks = (rows + kG - 1) / kG;
@@ -113,7 +117,7 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
       float2 a[16];  // z[P n1 + p] of row g
 #pragma unroll
       for (int n1 = 0; n1 < 16; ++n1) a[n1] = unpack_word(row[(n1 << kLogP) + p]);
-      __syncwarp();  // the exchange overwrites the staging words
+      __syncwarp();    // the exchange overwrites the staging words
       dft_pow2<4>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) z[P n1 + p]
 #pragma unroll
       for (int k1 = 0; k1 < 16; ++k1) {
@@ -129,30 +133,57 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
       }
       __syncwarp();  // the split's staging words overwrite the exchange slots
       auto const z = [&b](int e, int k2) { return b[e][bit_reverse<kLogP>(k2)]; };
+      if constexpr (kShared) {
+        // Z[q + 16 k2] to the exchange slots in natural order, then the items k = q + 16 j with
+        // M - k (k = 0: X[0] and X[M]) and lane 0's X[M / 2] from there.
 #pragma unroll
-      for (int u = 0; u < kC / 2; ++u) {
-        int const t = mr::pair_column(p, u, kLogM);
-        bool const zero = u == 0 && p == 0;  // t = 0: lane 0's columns 0 and 8
+        for (int k2 = 0; k2 < kP; ++k2) xs[mr::z_slot(g, p + 16 * k2, kLogM)] = z(0, k2);
+        __syncwarp();
+        constexpr int kItems = mr::shared_items(kLogM);
+        float2 za[kItems], zb[kItems];
 #pragma unroll
-        for (int k2 = 0; k2 < kP; ++k2) {
-          int k;
-          float2 w;
-          split_item<kLogM>(t, zero, ws[u], k2, k, w);
-          // Z[t + 16 k2] in slot 2u pairs with Z[(16 - t) + 16 (P - 1 - k2)] in slot 2u + 1.
-          float2 a = z(2 * u, k2), b2 = z(2 * u + 1, kP - 1 - k2);
-          if (u == 0) {  // lane 0's item mr::zero_item(k2): its own columns 8 and 0
-            int const j = (k2 - kP / 2) & (kP - 1);
-            bool const col8 = k2 < kP / 2;
-            a = zero ? (col8 ? z(1, k2) : z(0, j)) : a;
-            b2 = zero ? (col8 ? z(1, kP - 1 - k2) : z(0, (kP - j) & (kP - 1))) : b2;
-          }
+        for (int j = 0; j < kItems; ++j) {
+          int const k = p + 16 * j;
+          za[j] = xs[mr::z_slot(g, k, kLogM)];
+          zb[j] = xs[mr::z_slot(g, (kM - k) & (kM - 1), kLogM)];
+        }
+        float2 const mid = xs[mr::z_slot(g, kM / 2, kLogM)];
+        __syncwarp();  // the staging words overwrite the exchange slots
+#pragma unroll
+        for (int j = 0; j < kItems; ++j) {
+          int const k = p + 16 * j;
           float2 xk, xmk;
-          split_forward_pair(a, b2, w, f, xk, xmk);
+          split_forward_pair(za[j], zb[j], cmul(ws[0], split_step<kLogM>(j)), f, xk, xmk);
           row[k] = pack_word(xk);
           row[kM - k] = pack_word(xmk);
         }
+        if (p == 0) row[kM / 2] = pack_word(split_forward_middle(mid, f));
+      } else {
+#pragma unroll
+        for (int u = 0; u < kC / 2; ++u) {
+          int const t = mr::pair_column(p, u, kLogM);
+          bool const zero = u == 0 && p == 0;  // t = 0: lane 0's columns 0 and 8
+#pragma unroll
+          for (int k2 = 0; k2 < kP; ++k2) {
+            int k;
+            float2 w;
+            split_item<kLogM>(t, zero, ws[u], k2, k, w);
+            // Z[t + 16 k2] in slot 2u pairs with Z[(16 - t) + 16 (P - 1 - k2)] in slot 2u + 1.
+            float2 a = z(2 * u, k2), b2 = z(2 * u + 1, kP - 1 - k2);
+            if (u == 0) {  // lane 0's item mr::zero_item(k2): its own columns 8 and 0
+              int const j = (k2 - kP / 2) & (kP - 1);
+              bool const col8 = k2 < kP / 2;
+              a = zero ? (col8 ? z(1, k2) : z(0, j)) : a;
+              b2 = zero ? (col8 ? z(1, kP - 1 - k2) : z(0, (kP - j) & (kP - 1))) : b2;
+            }
+            float2 xk, xmk;
+            split_forward_pair(a, b2, w, f, xk, xmk);
+            row[k] = pack_word(xk);
+            row[kM - k] = pack_word(xmk);
+          }
+        }
+        if (p == 0) row[kM / 2] = pack_word(split_forward_middle(z(0, kP / 2), f));
       }
-      if (p == 0) row[kM / 2] = pack_word(split_forward_middle(z(0, kP / 2), f));
       // The warp's rows of M + 1 words lie back to back: 128-byte runs out.
       __syncwarp();
       std::uint32_t* const to = out + row0 * kPitch;
@@ -179,36 +210,67 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
       __syncwarp();
       auto const x = [row](int k) { return unpack_word(row[k]); };
       // b[e][k2] = Z[column(C q + e) + 16 k2] by the inverse split (the same items as R2C).
+      if constexpr (kShared) {
+        // The items k = q + 16 j with M - k (k = 0: X[0], X[M], whose imaginary parts C2R
+        // ignores) and lane 0's X[M / 2], to Z in the exchange slots; then the lane's column.
+        constexpr int kItems = mr::shared_items(kLogM);
+        float2 za[kItems], zb[kItems];
 #pragma unroll
-      for (int u = 0; u < kC / 2; ++u) {
-        int const t = mr::pair_column(p, u, kLogM);
-        bool const zero = u == 0 && p == 0;
-        float2 za[kP], zb[kP];  // Z[k], Z[M - k] of item k2
-#pragma unroll
-        for (int k2 = 0; k2 < kP; ++k2) {
-          int k;
-          float2 w;
-          split_item<kLogM>(t, zero, ws[u], k2, k, w);
+        for (int j = 0; j < kItems; ++j) {
+          int const k = p + 16 * j;
           float2 xa = x(k), xb = x(kM - k);
-          if (u == 0 && k2 == kP / 2) {  // lane 0: X[0], X[M], whose imaginary parts C2R ignores
-            xa.y = zero ? 0.f : xa.y;
-            xb.y = zero ? 0.f : xb.y;
+          if (j == 0) {
+            xa.y = p == 0 ? 0.f : xa.y;
+            xb.y = p == 0 ? 0.f : xb.y;
           }
-          split_inverse_pair(xa, xb, w, f, za[k2], zb[k2]);
+          split_inverse_pair(xa, xb, cmul(ws[0], split_step<kLogM>(j)), f, za[j], zb[j]);
         }
-        if (u == 0) {  // lane 0's items back into its columns 0 (slot 0) and 8 (slot 1)
-          float2 const mid = split_inverse_middle(x(kM / 2), f);
+        float2 const mid = split_inverse_middle(x(kM / 2), f);
+        __syncwarp();  // Z overwrites the staging words
 #pragma unroll
-          for (int m = 0; m < kP; ++m) {
-            float2 const z0 = m < kP / 2 ? za[kP / 2 + m] : m == kP / 2 ? mid : zb[3 * kP / 2 - m];
-            b[0][m] = zero ? z0 : za[m];
-            b[1][m] = zero && m < kP / 2 ? za[m] : zb[kP - 1 - m];
+        for (int j = 0; j < kItems; ++j) {
+          int const k = p + 16 * j;
+          xs[mr::z_slot(g, k, kLogM)] = za[j];
+          if (k != 0) xs[mr::z_slot(g, kM - k, kLogM)] = zb[j];  // k = 0: Z[M] is Z[0]
+        }
+        if (p == 0) xs[mr::z_slot(g, kM / 2, kLogM)] = mid;
+        __syncwarp();
+#pragma unroll
+        for (int k2 = 0; k2 < kP; ++k2) b[0][k2] = xs[mr::z_slot(g, p + 16 * k2, kLogM)];
+      } else {
+#pragma unroll
+        for (int u = 0; u < kC / 2; ++u) {
+          int const t = mr::pair_column(p, u, kLogM);
+          bool const zero = u == 0 && p == 0;
+          float2 za[kP], zb[kP];  // Z[k], Z[M - k] of item k2
+#pragma unroll
+          for (int k2 = 0; k2 < kP; ++k2) {
+            int k;
+            float2 w;
+            split_item<kLogM>(t, zero, ws[u], k2, k, w);
+            float2 xa = x(k), xb = x(kM - k);
+            if (u == 0 && k2 == kP / 2) {  // lane 0: X[0], X[M], whose imaginary parts C2R ignores
+              xa.y = zero ? 0.f : xa.y;
+              xb.y = zero ? 0.f : xb.y;
+            }
+            split_inverse_pair(xa, xb, w, f, za[k2], zb[k2]);
           }
-        } else {
+          if (u == 0) {  // lane 0's items back into its columns 0 (slot 0) and 8 (slot 1)
+            float2 const mid = split_inverse_middle(x(kM / 2), f);
 #pragma unroll
-          for (int m = 0; m < kP; ++m) {
-            b[2 * u][m] = za[m];
-            b[2 * u + 1][m] = zb[kP - 1 - m];
+            for (int m = 0; m < kP; ++m) {
+              float2 const z0 = m < kP / 2    ? za[kP / 2 + m]
+                                : m == kP / 2 ? mid
+                                              : zb[3 * kP / 2 - m];
+              b[0][m] = zero ? z0 : za[m];
+              b[1][m] = zero && m < kP / 2 ? za[m] : zb[kP - 1 - m];
+            }
+          } else {
+#pragma unroll
+            for (int m = 0; m < kP; ++m) {
+              b[2 * u][m] = za[m];
+              b[2 * u + 1][m] = zb[kP - 1 - m];
+            }
           }
         }
       }
@@ -232,7 +294,7 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
         a[k1] = cmul(xs[mr::exchange_slot(g, k1, p, kLogM)], tw[k1 << kLogP]);
       }
       dft_pow2<4>(a);  // a[bit_reverse(n1)] = conj z[P n1 + p]
-      __syncwarp();  // the staging words overwrite the exchange slots
+      __syncwarp();    // the staging words overwrite the exchange slots
 #pragma unroll
       for (int n1 = 0; n1 < 16; ++n1) {
         float2 const y = a[bit_reverse<4>(n1)];
@@ -264,11 +326,18 @@ cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out
   constexpr std::int64_t kM = 1 << kLogM;
   bool const padded = a.pitch == kM + 8;
   if (a.pitch != 0 && a.pitch != kM + 1 && !padded) return cudaErrorInvalidValue;
-  auto const kernel = forward ? (padded ? medium_real_kernel<kLogM, true, true>
-                                        : medium_real_kernel<kLogM, true, false>)
-                              : (padded ? medium_real_kernel<kLogM, false, true>
-                                        : medium_real_kernel<kLogM, false, false>);
-  return launch_chained(kernel, grid, 32 * mr::kWarps, 0, stream, src, dst, a.rows, a.factor);
+  if constexpr (mr::shared_split(kLogM)) {  // 1-D only: rows of M + 1
+    if (padded) return cudaErrorInvalidValue;
+    auto const kernel =
+        forward ? medium_real_kernel<kLogM, true, false> : medium_real_kernel<kLogM, false, false>;
+    return launch_chained(kernel, grid, 32 * mr::kWarps, 0, stream, src, dst, a.rows, a.factor);
+  } else {
+    auto const kernel = forward ? (padded ? medium_real_kernel<kLogM, true, true>
+                                          : medium_real_kernel<kLogM, true, false>)
+                                : (padded ? medium_real_kernel<kLogM, false, true>
+                                          : medium_real_kernel<kLogM, false, false>);
+    return launch_chained(kernel, grid, 32 * mr::kWarps, 0, stream, src, dst, a.rows, a.factor);
+  }
 }
 
 }  // namespace
@@ -281,6 +350,8 @@ cudaError_t launch_medium_real(SplitArgs const& args, bool r2c, void const* in, 
       return launch_m<6>(args, r2c, in, out, stream);
     case 7:
       return launch_m<7>(args, r2c, in, out, stream);
+    case mr::kLogMShared:  // 1-D only (the plan's RealLayout::small)
+      return launch_m<mr::kLogMShared>(args, r2c, in, out, stream);
     default:
       return cudaErrorInvalidValue;
   }

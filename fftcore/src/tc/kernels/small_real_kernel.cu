@@ -199,6 +199,7 @@ cudaError_t launch_small_real(SplitArgs const& args, bool r2c, void const* in, v
       return launch_m<5>(args, r2c, in, out, stream);
     case 6:
     case 7:
+    case 8:
       return launch_medium_real(args, r2c, in, out, stream);
     default:
       return cudaErrorInvalidValue;
