@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -55,6 +57,22 @@ TEST_F(TcAccuracy, EverySize1dAgainstCufftHalf) {
     std::int64_t const batch = k <= 16 ? (((std::int64_t{1} << 17) >> k) | 1) : 1;
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     compare(1, std::int64_t{1} << k, batch, -1);
+  }
+  std::printf("[tc-accuracy] worst L2 ratio vs cuFFT FP16 so far: %.3f\n", g_worst_ratio);
+}
+
+/// 1-D sizes in batches of 2^24 elements and more, where the planner's split depends on the
+/// batch and, on fast-DRAM devices, on the device (PlanOptions::fast_dram: 2^19 as 128 + 4096
+/// points, 2^20 as 4096 + 256, 2^22 as 2048 + 2048, 2^25..2^27 other three-pass splits; 2^26
+/// and 2^27 in batches of one are EverySize1dAgainstCufftHalf's).
+/// The ctest entries TcAccuracy.LargeBatchesAsSlowDramDevice / AsFastDramDevice run it as either
+/// device.
+TEST_F(TcAccuracy, LargeBatches1dAgainstCufftHalf) {
+  for (auto [k, batch] : std::vector<std::pair<int, std::int64_t>>{
+           {19, 32}, {20, 16}, {22, 4}, {22, 5}, {25, 1}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    compare(1, std::int64_t{1} << k, batch, -1);
+    compare(1, std::int64_t{1} << k, batch, +1);
   }
   std::printf("[tc-accuracy] worst L2 ratio vs cuFFT FP16 so far: %.3f\n", g_worst_ratio);
 }

@@ -224,6 +224,51 @@ TEST(TcPlanLogic, EmulatedPassesGiveTheDftThreePasses) {
   check_emulated(desc_1d(std::int64_t{1} << 23, 1), true);
 }
 
+/// Fast-DRAM devices' splits (PlanOptions::fast_dram, the H200): 1-D only, from 2^24 elements,
+/// with the tall pass's two-pass plans on, at the sizes measured faster (NOTES.md, session 40);
+/// the plans give the DFT (emulated at 2^19 x 32 and 2^20 x 16).
+TEST(TcPlanLogic, FastDramSplitsWhereMeasuredAndTheyGiveTheDft) {
+  using fftcore::detail::tc::fast_dram_split;
+  std::int64_t const big = std::int64_t{1} << 28;
+  std::vector<std::pair<int, std::vector<int>>> const table = {
+      {19, {7, 12}},     {20, {12, 8}},     {22, {11, 11}},
+      {25, {12, 4, 9}}, {26, {12, 3, 11}}, {27, {5, 11, 11}}};
+  for (auto const& [k, want] : table) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k));
+    EXPECT_EQ(fast_dram_split(k, 1, big, false, true, true), want);
+    EXPECT_EQ(fast_dram_split(k, 1, std::int64_t{1} << 24, false, true, true), want);
+    EXPECT_TRUE(fast_dram_split(k, 1, (std::int64_t{1} << 24) - 1, false, true, true).empty());
+    EXPECT_TRUE(fast_dram_split(k, 2, big, false, true, true).empty());  // 2-D axes keep theirs
+    EXPECT_TRUE(fast_dram_split(k, 1, big, true, true, true).empty());   // FP32 ends (real Z)
+    EXPECT_TRUE(fast_dram_split(k, 1, big, false, false, true).empty());  // tall pass off
+    EXPECT_TRUE(fast_dram_split(k, 1, big, false, true, false).empty());  // rows form off
+    fftcore::detail::tc::PlanOptions options;
+    options.tall_two_pass = options.tall_rows = options.fast_dram = true;
+    PassLayout layout;
+    ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, big >> k), options,
+                                                layout),
+              fftcore::Status::kSuccess);
+    ASSERT_EQ(layout.passes.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(layout.passes[i].log_length, want[i]);
+    options.fast_dram = false;  // split_length's otherwise
+    ASSERT_EQ(fftcore::detail::tc::build_layout(desc_1d(std::int64_t{1} << k, big >> k), options,
+                                                layout),
+              fftcore::Status::kSuccess);
+    std::vector<int> lengths;
+    for (auto const& p : layout.passes) lengths.push_back(p.log_length);
+    EXPECT_NE(lengths, want);
+  }
+  for (int k : {17, 18, 21, 23, 24}) {
+    EXPECT_TRUE(fast_dram_split(k, 1, big, false, true, true).empty()) << k;
+  }
+  fftcore::detail::tc::PlanOptions options;
+  options.tall_two_pass = options.tall_rows = options.fast_dram = true;
+  for (auto const& [k, batch] : std::vector<std::pair<int, std::int64_t>>{{19, 32}, {20, 16}}) {
+    SCOPED_TRACE("emulated n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    check_emulated(desc_1d(std::int64_t{1} << k, batch), k == 20, options);
+  }
+}
+
 TEST(TcPlanLogic, SplitOverrideIsParsedStrictly) {
   using fftcore::detail::tc::split_override;
   EXPECT_EQ(split_override("8,12"), (std::vector<int>{8, 12}));

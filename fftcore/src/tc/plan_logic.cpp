@@ -151,12 +151,17 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   std::vector<int> const& split = options.split;
   int split_sum = 0;
   for (int part : split) split_sum += part;
+  std::int64_t const elements = (std::int64_t{1} << log_n) * vector * batch;
+  std::vector<int> const fast =
+      options.fast_dram ? fast_dram_split(log_n, vector, elements, options.fp32_ends,
+                                          options.tall_two_pass, options.tall_rows)
+                        : std::vector<int>{};
   std::vector<int> const parts =
-      !split.empty() && split_sum == log_n
-          ? split
-          : split_length(log_n, vector, options.fp32_ends,
-                         (std::int64_t{1} << log_n) * vector * batch, options.tall_two_pass,
-                         options.tall_rows, options.long_split);
+      !split.empty() && split_sum == log_n ? split
+      : !fast.empty()                      ? fast
+                                           : split_length(log_n, vector, options.fp32_ends, elements,
+                                                          options.tall_two_pass, options.tall_rows,
+                                                          options.long_split);
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
@@ -266,8 +271,9 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends, st
   // 2^18 1.94 -> 1.81, 2^21 2.30 -> 2.17, 2^22 2.61 -> 2.26, 2^23 2.73 -> 2.49,
   // 2^24 2.78 -> 2.63, 2^25 2.88 -> 2.76, 2^26 3.02 -> 2.85, 2^27 3.14 -> 2.99. 2^21 and 2^22
   // so take three passes where two would do (per-pass figures then count three). Not at 2^19
-  // and 2^20 (7,12 and 8,12: a scattering 4096-point last pass, 3.3 and 3.8 ms), nor 2^13 and
-  // 2^14 (one pass is as fast or faster).
+  // and 2^20 (7,12 and 8,12: a scattering 4096-point last pass, 3.3 and 3.8 ms then; since the
+  // tall pass's rows form takes that pass, 7,12 runs 1.64 ms on the H200: fast_dram_split), nor
+  // 2^13 and 2^14 (one pass is as fast or faster).
   if (vector == 1 && !fp32_ends && total >= (std::int64_t{1} << 20)) {
     int const rest = log_n - column::kMaxLogLength;
     if (log_n >= 15 && log_n <= 18) return {column::kMaxLogLength, rest};
@@ -307,6 +313,30 @@ std::vector<int> split_length(int log_n, std::int64_t vector, bool fp32_ends, st
   std::vector<int> parts(static_cast<std::size_t>(p), log_n / p);
   for (int i = 0; i < log_n % p; ++i) ++parts[static_cast<std::size_t>(i)];
   return parts;
+}
+
+std::vector<int> fast_dram_split(int log_n, std::int64_t vector, std::int64_t total,
+                                 bool fp32_ends, bool tall_two_pass, bool tall_rows) {
+  if (vector != 1 || fp32_ends || !tall_two_pass || !tall_rows ||
+      total < (std::int64_t{1} << 24)) {
+    return {};
+  }
+  // H200, ms per 2^28 elements, FFTCORE_TC_SPLIT sweeps, two runs each in each of two calls
+  // (NOTES.md, session 40), split_length's split -> this one: 2^19 (9, 10) 2.054-2.069 ->
+  // 1.637-1.645, 2^20 (10, 10) 2.025-2.049 -> 1.811-1.822, 2^22 (12, 10) 2.031-2.041 ->
+  // 1.950-1.951, 2^25 (7, 9, 9) 2.742-2.764 -> 2.481-2.492, 2^26 (7, 10, 9) 2.836-2.850 ->
+  // 2.774-2.779, 2^27 (7, 10, 10) 2.839-2.859 -> 2.669-2.673. Mostly a 4096-point pass (the tall
+  // pass: twiddled first, or the rows form last) in place of a 512..1024-point one; 2^21, 2^23
+  // and 2^24 keep theirs (12, 9 / 12, 11 / 12, 12: 11, 10 / 11, 12 / 12, 12 no faster).
+  switch (log_n) {
+    case 19: return {7, 12};
+    case 20: return {12, 8};
+    case 22: return {11, 11};
+    case 25: return {12, 4, 9};
+    case 26: return {12, 3, 11};
+    case 27: return {5, 11, 11};
+    default: return {};
+  }
 }
 
 std::vector<int> split_override(char const* text) {

@@ -62,7 +62,18 @@ struct PlanOptions {
   /// 2^28 reals of 2^17 points: R2C 1.03-1.04 and C2R 0.97 that way, 1.09 both with the split
   /// pass and the split kernel, in session 28's runs; fftcore/NOTES.md, session 28).
   bool long_split = true;
+  /// The device is fast-DRAM (dram_balance.hpp: the H200, not the H100): 1-D sizes in batches of
+  /// 2^24 elements and more take fast_dram_split's splits where it has one. Set by the complex
+  /// plan from the device (fast_dram_device, FFTCORE_TC_FAST_DRAM=0/3 for A/B).
+  bool fast_dram = false;
 };
+
+/// The split of 2^log_n points (1-D: vector 1) measured faster on fast-DRAM devices than
+/// split_length's, for `total` elements in all, or an empty vector where split_length's stands.
+/// Only from 2^24 elements (the batches the bench measured) and with the tall pass's two-pass
+/// plans on (`tall_two_pass`, `tall_rows`), whose 4096-point passes these splits use.
+[[nodiscard]] std::vector<int> fast_dram_split(int log_n, std::int64_t vector, std::int64_t total,
+                                               bool fp32_ends, bool tall_two_pass, bool tall_rows);
 
 /// The split that FFTCORE_TC_SPLIT="a,b[,c]" asks for (log2 pass lengths), or an empty vector
 /// when it is unset or malformed (then split_length decides).

@@ -181,6 +181,8 @@ Status make_tensor_core_plan(PlanDesc const& desc, std::unique_ptr<BackendPlan>&
     options.tall_two_pass = tc::env_switch_on("FFTCORE_TC_TALL_PASS");
     // 2^24 so too, with its last pass on the tall pass's rows form, unless that is off.
     options.tall_rows = tc::tall_rows_plans_on();
+    // Fast-DRAM devices (the H200) take other splits at some 1-D sizes (fast_dram_split).
+    options.fast_dram = tc::fast_dram_device();
     // FFTCORE_TC_COLUMNS="c,e": strided passes over 2^c adjacent columns while tiles stay
     // within 2^e elements (PlanOptions), parsed like the split; unset: the defaults.
     std::vector<int> const columns = tc::split_override(std::getenv("FFTCORE_TC_COLUMNS"));
