@@ -488,8 +488,8 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   if (fp16_rows && !layout.small && !layout.row_pairs && !layout.halves && !fuse_split(layout) &&
       !fuse_pairs(layout) && !fuse_column_split(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
-      // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..256 points, M =
-      // 16..128, take the small real kernels above): Z in FP16, so that the row FFT runs the
+      // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..512 points, M =
+      // 16..256, take the small real kernels above): Z in FP16, so that the row FFT runs the
       // FP16 kernels, and the split kernel reads and writes FP16 (one rounding more, of Z).
       // Not below M = 16, where one FP16 rounding more would take the error to cuFFT FP16's.
       // C2R: the split's Z / 4 stays in FP16's range, the row FFT's first pass scales by 4.

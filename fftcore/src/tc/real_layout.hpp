@@ -11,7 +11,7 @@
 // is kept for M < 256 and small 2-D shapes, where the passes are cheap and cuFFT's error small.
 // 1-D with M > 16384 (z_fp16): Z in FP16, so the row FFT runs the FP16 kernels and the split
 // kernel moves FP16 (C2R: Z / 4, the row FFT's first pass scales by 4).
-// Small (1-D, n <= 256; rank 2 with 128 or 256 columns above 4096 elements): one kernel from
+// Small (1-D, n <= 512; rank 2 with 128 or 256 columns above 4096 elements): one kernel from
 // the reals to the half spectrum and back (FFT and split in FP32 registers, one rounding), no Z;
 // for rank 2 it writes (R2C) or reads (C2R) the FP16 half spectrum Y in padded rows, as the
 // fused row pass does.
