@@ -156,12 +156,13 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
       options.fast_dram ? fast_dram_split(log_n, vector, elements, options.fp32_ends,
                                           options.tall_two_pass, options.tall_rows)
                         : std::vector<int>{};
-  std::vector<int> const parts =
-      !split.empty() && split_sum == log_n ? split
-      : !fast.empty()                      ? fast
-                                           : split_length(log_n, vector, options.fp32_ends, elements,
-                                                          options.tall_two_pass, options.tall_rows,
-                                                          options.long_split);
+  std::vector<int> parts = fast;
+  if (!split.empty() && split_sum == log_n) {
+    parts = split;
+  } else if (fast.empty()) {
+    parts = split_length(log_n, vector, options.fp32_ends, elements, options.tall_two_pass,
+                         options.tall_rows, options.long_split);
+  }
   int const p = static_cast<int>(parts.size());
   std::int64_t const n = std::int64_t{1} << log_n;
   std::int64_t const v = vector;
