@@ -152,14 +152,14 @@ void append_axis(int log_n, std::int64_t vector, std::int64_t batch,
   int split_sum = 0;
   for (int part : split) split_sum += part;
   std::int64_t const elements = (std::int64_t{1} << log_n) * vector * batch;
-  std::vector<int> const fast =
-      options.fast_dram ? fast_dram_split(log_n, vector, elements, options.fp32_ends,
-                                          options.tall_two_pass, options.tall_rows)
-                        : std::vector<int>{};
-  std::vector<int> parts = fast;
+  // The override, else the fast-DRAM split where there is one, else split_length's.
+  std::vector<int> parts = options.fast_dram
+                               ? fast_dram_split(log_n, vector, elements, options.fp32_ends,
+                                                 options.tall_two_pass, options.tall_rows)
+                               : std::vector<int>{};
   if (!split.empty() && split_sum == log_n) {
     parts = split;
-  } else if (fast.empty()) {
+  } else if (parts.empty()) {
     parts = split_length(log_n, vector, options.fp32_ends, elements, options.tall_two_pass,
                          options.tall_rows, options.long_split);
   }
