@@ -560,6 +560,60 @@ TEST(RealPlan, TallRowFftsTakeTheTwoPassSplits) {
   }
 }
 
+TEST(RealPlan, FastDramRowFftsTakeFastDramSplits) {
+  // `fast_dram` (with `tall`): the R2C's row FFTs in fast_dram_split's splits from 2^24 elements,
+  // as the complex plans on fast-DRAM devices; split_length's without it, below 2^24 elements
+  // and for the C2R. M = 2^22 x 4 (2^23 reals), 2^25 (2^26 reals), 2^26 (2^27 reals).
+  namespace tc = fftcore::detail::tc;
+  for (auto const& [log_m, batch] :
+       {std::pair<int, std::int64_t>{22, 4}, {25, 1}, {26, 1}, {22, 2}}) {
+    for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
+      auto const d = real_desc(0, std::int64_t{1} << (log_m + 1), batch, kind);
+      RealLayout fast, plain;
+      ASSERT_EQ(tc::build_real_layout(d, fast, true, true, tc::kLogMinRowPairsColumns, true, true,
+                                      true, true),
+                Status::kSuccess);
+      ASSERT_EQ(tc::build_real_layout(d, plain, true, true, tc::kLogMinRowPairsColumns, true,
+                                      true, true, false),
+                Status::kSuccess);
+      std::vector<int> fast_lengths, plain_lengths;
+      for (auto const& p : fast.row.passes) fast_lengths.push_back(p.log_length);
+      for (auto const& p : plain.row.passes) plain_lengths.push_back(p.log_length);
+      std::int64_t const elements = (std::int64_t{1} << log_m) * batch;
+      std::vector<int> const expect =
+          kind == Transform::kR2C && elements >= (std::int64_t{1} << 24)
+              ? tc::fast_dram_split(log_m, 1, elements, false, true, true)
+              : plain_lengths;
+      ASSERT_FALSE(fast_lengths.empty()) << log_m;
+      EXPECT_EQ(fast_lengths, expect) << log_m << " batch " << batch;
+      if (kind == Transform::kR2C && elements >= (std::int64_t{1} << 24)) {
+        EXPECT_NE(fast_lengths, plain_lengths) << log_m;
+      }
+      EXPECT_EQ(fast.z_fp16, plain.z_fp16) << log_m;
+    }
+  }
+  // The R2C of 2^19 reals: the halves on slow-DRAM devices only (r2c_halves_on_fast_dram); the
+  // C2R's halves on both.
+  for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
+    for (int log_n : {19, 20, 21, 22}) {
+      auto const d = real_desc(0, std::int64_t{1} << log_n, std::int64_t{1} << (27 - log_n), kind);
+      RealLayout fast, plain;
+      ASSERT_EQ(tc::build_real_layout(d, fast, true, true, tc::kLogMinRowPairsColumns, true, true,
+                                      true, true),
+                Status::kSuccess);
+      ASSERT_EQ(tc::build_real_layout(d, plain, true, true, tc::kLogMinRowPairsColumns, true,
+                                      true, true, false),
+                Status::kSuccess);
+      bool const r2c = kind == Transform::kR2C;
+      EXPECT_EQ(plain.halves, r2c || log_n >= 20) << log_n;
+      EXPECT_EQ(fast.halves, r2c ? log_n != 19 : log_n >= 20) << log_n;
+      if (!fast.halves && log_n == 19) {
+        EXPECT_FALSE(fast.row.passes.empty());
+      }
+    }
+  }
+}
+
 TEST(RealPlan, CanImplementRealKinds) {
   for (int k = 1; k <= 27; ++k) {
     auto const d = real_desc(0, std::int64_t{1} << k, 1, Transform::kR2C);

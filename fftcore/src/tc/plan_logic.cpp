@@ -491,7 +491,7 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
 
 Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Scaling scaling,
                          PassLayout& layout, bool fp32_ends, std::int64_t in_pitch,
-                         std::int64_t out_pitch, bool tall) noexcept {
+                         std::int64_t out_pitch, bool tall, bool fast_dram) noexcept {
   if (log_n < 1 || log_n > kLogMaxLength1d || vector < 1 || batch < 1) {
     return Status::kUnsupportedSize;
   }
@@ -504,6 +504,7 @@ Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Sca
     options.fp32_ends = fp32_ends;
     options.tall_two_pass = tall;
     options.tall_rows = tall;
+    options.fast_dram = fast_dram;
     options.long_split = false;  // the real row FFTs: two passes, one of which takes the split
     append_axis(log_n, vector, batch, layout.passes, options, in_pitch, out_pitch);
     assign_buffers(layout.passes, false);

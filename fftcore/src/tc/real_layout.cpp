@@ -435,7 +435,7 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
                          int row_pairs_log_columns, bool tall, bool halves,
-                         bool small_512) noexcept {
+                         bool small_512, bool fast_dram) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -470,8 +470,9 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   // The FP32 ends split 8192 and 16384 points as a short pass and a 4096-point one (the
   // register-chained pass cannot write FP32 Z); FP16 rows take the plain split.
   auto const build_rows = [&](bool fp32_ends) {
+    bool const two_pass = tall && layout.r2c && !fp32_ends && !layout.rank2;
     return build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row, fp32_ends, 0,
-                             0, tall && layout.r2c && !fp32_ends && !layout.rank2);
+                             0, two_pass, two_pass && fast_dram);
   };
   if (fuse && twin && fuse_twin(desc, layout)) {
     // One pass from the reals to the half spectrum (no workspace): the rest does not apply.
@@ -481,7 +482,9 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   // passes: only the workspace is left.
   bool const pairs_built = fuse && row_pairs_log_columns > 0 && fp16_rows &&
                            fuse_row_pairs(desc, layout, row_pairs_log_columns);
-  bool const halves_built = fuse && halves && fp16_rows && build_halves(desc, layout);
+  bool const halves_here = halves && !(fast_dram && layout.r2c &&
+                                        !tall_real::r2c_halves_on_fast_dram(layout.log_m + 1));
+  bool const halves_built = fuse && halves_here && fp16_rows && build_halves(desc, layout);
   if (!pairs_built && !halves_built && m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }

@@ -152,12 +152,16 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 /// `halves`: the 1-D R2C of 2^19..2^22 reals and the C2R of 2^20..2^24 in two tall passes
 /// (RealLayout::halves) where both passes have at least 128 items. `small_512`: the 1-D R2C and
 /// C2R of 512 reals on the medium real kernel (with `fuse`; false: the register-chained pass
-/// with the split in its store or load, as before session 40, for A/B).
+/// with the split in its store or load, as before session 40, for A/B). `fast_dram`: the
+/// choices of a fast-DRAM device (the H200): with `tall`, the R2C's row FFTs in
+/// fast_dram_split's splits where it has one (PlanOptions::fast_dram: the R2C of 2^23, 2^26 and
+/// 2^27 reals from 2^24 elements), and no R2C halves where tall_real::r2c_halves_on_fast_dram
+/// says so (2^19 reals).
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns,
                                        bool tall = false, bool halves = false,
-                                       bool small_512 = true) noexcept;
+                                       bool small_512 = true, bool fast_dram = false) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

@@ -77,6 +77,12 @@ FFTCORE_HD constexpr int log_n2(int log_n) { return longest_n2(log_n, tall_pass:
 FFTCORE_HD constexpr bool splits(int log_n) {
   return lengths_fit(log_n, log_n2(log_n), tall_pass::kMinLogLength, kMaxLogRowsLength);
 }
+/// Whether a fast-DRAM device (the H200) takes the R2C's halves at N = 2^log_n reals. H200, ms
+/// per 2^28 reals, halves / the complex FFT of half the points with the split in its last pass
+/// (FFTCORE_TC_REAL_HALVES=0), two runs each in one call (NOTES.md, session 41): 2^19
+/// 1.236-1.244 / 1.149-1.156, 2^20 1.146-1.164 / 1.165-1.171, 2^21 1.161-1.169 / 1.266-1.279,
+/// 2^22 1.144-1.145 / 1.333-1.338. The C2R's halves win at every length there.
+FFTCORE_HD constexpr bool r2c_halves_on_fast_dram(int log_n) { return log_n != 19; }
 
 // Pass 1's stage 3: the thread of column butterfly w0 takes 2 G iterations v. Each reads two
 // butterflies: w = w0 + round_step v and its partner 256 - w, whose outputs are the mirrors

@@ -186,9 +186,14 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   // FFTCORE_TC_SMALL_512=0 keeps the 1-D R2C and C2R of 512 reals on the register-chained pass
   // with the split in its store or load (A/B); else the medium real kernel's shared split.
   static bool const small_512 = tc::env_switch_on("FFTCORE_TC_SMALL_512");
+  // FFTCORE_TC_REAL_FAST_DRAM=0 keeps the slow-DRAM device's real choices on fast-DRAM devices
+  // (A/B); else the R2C's row FFTs take fast_dram_split's splits where the complex plans do and
+  // the R2C of 2^19 reals no halves (build_real_layout, session 41).
+  bool const fast_dram =
+      tc::env_switch_on("FFTCORE_TC_REAL_FAST_DRAM") && tc::fast_dram_device();
   tc::RealLayout layout;
-  if (Status s =
-          tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, halves, small_512);
+  if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, halves,
+                                       small_512, fast_dram);
       s != Status::kSuccess) {
     return s;
   }
