@@ -6,10 +6,16 @@
 // within the plain transform's error on the same input plus the factors' extra FP16 roundings.
 #include "tc_test_support.hpp"
 
+#include "../../fftcore/src/tc/kernels/pass_launch.hpp"
+#include "../../fftcore/src/tc/plan_logic.hpp"
+#include "tc_plan_helpers.hpp"
+
 #include "common/gpu_test.hpp"
 #include "common/reference_dft.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 
 namespace {
@@ -147,6 +153,40 @@ TEST_F(Hooks, LargeBatchesTensorCore) {
   for (Case const& c : cases) {
     SCOPED_TRACE(std::to_string(c.shape.cols) + " x batch " + std::to_string(c.shape.batch));
     check(c.shape, Backend::kTensorCore, c.dir, true, c.conjugate);
+  }
+}
+
+// The tall pass's rows form with a store hook (session 41): small two-pass plans forced by
+// FFTCORE_TC_SPLIT whose last pass (2048 or 4096 points, read as rows, written transposed) the
+// rows form takes, so that the hooked copy of that pass runs there too (runs_tall_pass), forward
+// with a load hook on the first pass and inverse with the conjugated factors; small enough for
+// compute-sanitizer. FFTCORE_TC_TALL_ROWS_HOOK=0 (A/B) sends the hooked copy elsewhere.
+TEST_F(Hooks, RowsFormStoreHook) {
+  namespace tc = fftcore::detail::tc;
+  struct Case {
+    std::int64_t cols, batch;
+    char const* split;
+  };
+  char const* hook_switch = std::getenv("FFTCORE_TC_TALL_ROWS_HOOK");
+  bool const rows_hook = hook_switch == nullptr || std::strcmp(hook_switch, "0") != 0;
+  for (Case const& c : std::vector<Case>{{1 << 16, 1, "4,12"}, {1 << 15, 3, "4,11"}}) {
+    SCOPED_TRACE(std::string(c.split) + " batch " + std::to_string(c.batch));
+    tc::PlanOptions options;
+    options.split = tc::split_override(c.split);
+    options.tall_two_pass = true;
+    options.tall_rows = true;
+    auto const layout =
+        tcfft::testing::plans::layout_of(tcfft::testing::plans::desc(1, c.cols, c.batch), options);
+    ASSERT_EQ(layout.passes.size(), 2u);
+    tc::PassParams last = layout.passes.back();
+    ASSERT_TRUE(tc::runs_tall_pass(last)) << "the plan's last pass is not on the rows form";
+    float2 const factor{1.f, 0.f};
+    last.store_factors = &factor;
+    EXPECT_EQ(tc::runs_tall_pass(last), rows_hook);
+    ASSERT_EQ(setenv("FFTCORE_TC_SPLIT", c.split, 1), 0);
+    check({1, c.cols, c.batch}, Backend::kTensorCore, Direction::kForward, true, false);
+    check({1, c.cols, c.batch}, Backend::kTensorCore, Direction::kInverse, false, true);
+    ASSERT_EQ(unsetenv("FFTCORE_TC_SPLIT"), 0);
   }
 }
 

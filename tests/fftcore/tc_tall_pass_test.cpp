@@ -370,8 +370,11 @@ TEST(TcTallPass, RowsFormTakesTheLastPassesOfTwoPass1dPlans) {
     EXPECT_EQ(last.log_length, k - 12);
     EXPECT_TRUE(tp::rows_eligible(last)) << "n = 2^" << k;
     EXPECT_FALSE(tp::eligible(last)) << "n = 2^" << k;
+    // A store hook the rows form applies (the fused chain's last pass), a load hook not.
     PassParams hooked = last;
     hooked.store_factors = &hooked;
+    EXPECT_TRUE(tp::rows_eligible(hooked)) << "n = 2^" << k;
+    hooked.load_factors = &hooked;
     EXPECT_FALSE(tp::rows_eligible(hooked)) << "n = 2^" << k;
   }
   fftcore::detail::tc::PlanOptions no_rows = two;

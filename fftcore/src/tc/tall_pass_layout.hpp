@@ -159,16 +159,16 @@ FFTCORE_HD inline bool eligible(PassParams const& p) {
          p.out_elem_stride >= c && (p.scatter != 0 || same_places(p));
 }
 
-/// Whether the rows form can run `p`: FP16 in and out, 512 <= L <= 4096, no hooks, no pass
-/// twiddles, no real split; points adjacent in its sequences (in_elem_stride 1), which lie at
-/// least L apart, and written transposed: adjacent sequences (out_stride[0] = 1) in whole items
-/// of C, outputs at least C apart, to the other buffer (scatter). The last passes of 1-D plans
-/// of two passes, 2^21..2^24 points.
+/// Whether the rows form can run `p`: FP16 in and out, 512 <= L <= 4096, no load hook (a store
+/// hook it applies: the fused chain's last pass), no pass twiddles, no real split; points
+/// adjacent in its sequences (in_elem_stride 1), which lie at least L apart, and written
+/// transposed: adjacent sequences (out_stride[0] = 1) in whole items of C, outputs at least C
+/// apart, to the other buffer (scatter). The last passes of 1-D plans of two or three passes.
 FFTCORE_HD inline bool rows_eligible(PassParams const& p) {
   if (p.log_length < kMinLogLength || p.log_length > kMaxLogLength) return false;
   std::int64_t const c = std::int64_t{1} << log_columns(p.log_length);
   return p.in_fp32 == 0 && p.out_fp32 == 0 && p.log_twiddle_n == 0 && p.load_factors == nullptr &&
-         p.store_factors == nullptr && p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
+         p.real_in == 0 && p.real_out == 0 && p.real_pairs == 0 &&
          p.real_in_columns == 0 && p.real_twin == 0 && p.real_row_pairs == 0 &&
          p.real_halves == 0 && p.in_elem_stride == 1 &&
          p.in_stride[0] >= (std::int64_t{1} << p.log_length) && p.out_stride[0] == 1 &&

@@ -401,7 +401,13 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   // Items of C columns: the planner's tiles, retiled; eligible() asks for whole ones.
   constexpr int kLogC = tp::log_columns(kLogL);
   PassParams const tiled = pass.log_tile != kLogC ? retiled(pass, kLogC) : pass;
-  if (tiled.in_stride[0] != 1) {  // the rows form (rows_eligible: no hooks, no twiddles)
+  if (tiled.in_stride[0] != 1) {  // the rows form (rows_eligible: a store hook, no twiddles)
+    if (tiled.store_factors != nullptr) {
+      return inverse ? launch_variant<kLogL, true, true, false, true>(tiled, src, dst, coarse,
+                                                                      fine, stream)
+                     : launch_variant<kLogL, false, true, false, true>(tiled, src, dst, coarse,
+                                                                       fine, stream);
+    }
     return inverse
                ? launch_variant<kLogL, true, false, false, true>(tiled, src, dst, coarse, fine,
                                                                 stream)
@@ -433,7 +439,9 @@ cudaError_t prepare_length() noexcept {
                             tall_pass_kernel<kLogL, false, false, true, false>,
                             tall_pass_kernel<kLogL, true, false, true, false>,
                             tall_pass_kernel<kLogL, false, false, false, true>,
-                            tall_pass_kernel<kLogL, true, false, false, true>}) {
+                            tall_pass_kernel<kLogL, true, false, false, true>,
+                            tall_pass_kernel<kLogL, false, true, false, true>,
+                            tall_pass_kernel<kLogL, true, true, false, true>}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(tp::kSmemBytes<kLogL>));
@@ -460,6 +468,13 @@ cudaError_t prepare_real() noexcept {
 bool runs_tall_rows(int log_length) noexcept {
   static int const mode = env_mode("FFTCORE_TC_TALL_ROWS");
   return mode == 3 || (mode == 1 && log_length >= 11);
+}
+
+/// FFTCORE_TC_TALL_ROWS_HOOK=0: a store-hooked copy of a rows-form pass leaves the rows form
+/// for another kernel, as before session 41 (A/B; read once).
+bool tall_rows_hook_on() noexcept {
+  static bool const on = env_switch_on("FFTCORE_TC_TALL_ROWS_HOOK");
+  return on;
 }
 
 }  // namespace
@@ -517,7 +532,8 @@ bool runs_tall_pass(PassParams const& pass) noexcept {
       (twiddle_ok && items >= tall_pass::kMinItems &&
        (pass.prefer_stockham_columns == 0 || pass.log_length > stockham::kMaxLogLengthColumns));
   return mode != 0 && ((preferred && tall_pass::eligible(pass)) ||
-                       (runs_tall_rows(pass.log_length) && tall_pass::rows_eligible(pass)));
+                       (runs_tall_rows(pass.log_length) && tall_pass::rows_eligible(pass) &&
+                        (pass.store_factors == nullptr || tall_rows_hook_on())));
 }
 
 cudaError_t launch_tall_real(PassParams const& pass, void const* src, void* dst,
