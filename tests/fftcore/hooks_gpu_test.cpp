@@ -158,9 +158,10 @@ TEST_F(Hooks, LargeBatchesTensorCore) {
 
 // The tall pass's rows form with a store hook (session 41): small two-pass plans forced by
 // FFTCORE_TC_SPLIT whose last pass (2048 or 4096 points, read as rows, written transposed) the
-// rows form takes, so that the hooked copy of that pass runs there too (runs_tall_pass), forward
-// with a load hook on the first pass and inverse with the conjugated factors; small enough for
-// compute-sanitizer. FFTCORE_TC_TALL_ROWS_HOOK=0 (A/B) sends the hooked copy elsewhere.
+// rows form takes, so that execute hands the hooked copy of that pass to it too (runs_tall_pass;
+// without it the factors go to a separate multiply kernel), forward with a load hook on the
+// first pass and inverse with the conjugated factors; small enough for compute-sanitizer.
+// FFTCORE_TC_TALL_ROWS_HOOK=0 (A/B) keeps the separate multiply.
 TEST_F(Hooks, RowsFormStoreHook) {
   namespace tc = fftcore::detail::tc;
   struct Case {

@@ -96,10 +96,16 @@ class TensorCorePlan final : public BackendPlan {
     }
     // A register-chained last pass gathers its store factors per warp with the output stride;
     // where that stride is not 1 (multi-pass 1-D, 2-D columns) the gather cost more than a
-    // separate multiply kernel (H200 fusion_bench: 0.95x), so those multiply afterwards.
+    // separate multiply kernel (H200 fusion_bench: 0.95x), so those multiply afterwards, unless
+    // the hooked pass runs on the tall pass's rows form (the transposing last passes of 2048 and
+    // 4096 points; it applies the factors in its store, session 41).
     tc::PassParams const& final_pass = layout_.passes.back();
-    bool const fuse_store = hooks != nullptr && hooks->store_factors != nullptr &&
-                            !(tc::runs_fast_pass(final_pass) && final_pass.out_elem_stride != 1);
+    bool fuse_store = hooks != nullptr && hooks->store_factors != nullptr;
+    if (fuse_store && tc::runs_fast_pass(final_pass) && final_pass.out_elem_stride != 1) {
+      tc::PassParams hooked = final_pass;
+      hooked.store_factors = hooks->store_factors;
+      fuse_store = tc::runs_tall_pass(hooked);
+    }
     for (std::size_t i = 0; i <= last; ++i) {
       tc::PassParams pass = layout_.passes[i];
       if (hooks != nullptr) {
