@@ -14,9 +14,15 @@ else()
 endif()
 
 include(GoogleTest)
-# tcfft_add_test(NAME name SOURCES a.cpp b.cu LIBS lib... LABELS cpu|gpu)
+# tcfft_add_test(NAME name SOURCES a.cpp b.cu LIBS lib... LABELS cpu|gpu [FILTER gtest-filter])
+# FILTER: which of the executable's tests ctest discovers (e.g. "-A.B:C.D" leaves out tests that
+# only run under gpu_test_with's entries).
 function(tcfft_add_test)
-  cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "NAME;FILTER" "SOURCES;LIBS;LABELS" ${ARGN})
+  set(filter_args)
+  if(T_FILTER)
+    set(filter_args TEST_FILTER "${T_FILTER}")
+  endif()
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE GTest::gtest_main ${T_LIBS} tcfft_warnings)
   target_include_directories(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
@@ -28,5 +34,6 @@ function(tcfft_add_test)
   gtest_discover_tests(${T_NAME}
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
     PROPERTIES LABELS "${T_LABELS}"
-    DISCOVERY_TIMEOUT 60)
+    DISCOVERY_TIMEOUT 60
+    ${filter_args})
 endfunction()
