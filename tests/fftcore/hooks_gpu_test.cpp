@@ -8,6 +8,7 @@
 
 #include "../../fftcore/src/tc/kernels/pass_launch.hpp"
 #include "../../fftcore/src/tc/plan_logic.hpp"
+#include "../../fftcore/src/tc/tall_pass_layout.hpp"
 #include "tc_plan_helpers.hpp"
 
 #include "common/gpu_test.hpp"
@@ -188,6 +189,29 @@ TEST_F(Hooks, RowsFormStoreHook) {
     check({1, c.cols, c.batch}, Backend::kTensorCore, Direction::kForward, true, false);
     check({1, c.cols, c.batch}, Backend::kTensorCore, Direction::kInverse, false, true);
     ASSERT_EQ(unsetenv("FFTCORE_TC_SPLIT"), 0);
+  }
+}
+
+// 2-D shapes with enough items for the tall pass's column form (tall_pass::kMinItems) on their
+// last (column) pass, whose hooked copy runs there too (runs_tall_pass; not the Tensor Core
+// stages of the unhooked 512- and 1024-row passes, runs_tall_mma, which take no hooks). By
+// default execute multiplies by the store factors in a separate kernel there; with
+// FFTCORE_TC_TALL_COLUMN_HOOK=3 (ctest Hooks.TallColumnHookFused) the column form applies them.
+TEST_F(Hooks, TallColumnPassStoreHook) {
+  namespace tc = fftcore::detail::tc;
+  for (Shape s : {Shape{512, 512, 32}, Shape{1024, 1024, 8}, Shape{2048, 2048, 2}}) {
+    SCOPED_TRACE(std::to_string(s.rows) + " x " + std::to_string(s.cols) + " batch " +
+                 std::to_string(s.batch));
+    auto const layout =
+        tcfft::testing::plans::layout_of(tcfft::testing::plans::desc(s.rows, s.cols, s.batch));
+    ASSERT_FALSE(layout.passes.empty());
+    tc::PassParams last = layout.passes.back();
+    float2 const factor{1.f, 0.f};
+    last.store_factors = &factor;
+    ASSERT_TRUE(tc::runs_tall_pass(last)) << "the hooked column pass is not on the tall pass";
+    EXPECT_TRUE(tc::tall_pass::eligible(last));
+    check(s, Backend::kTensorCore, Direction::kForward, true, false);
+    check(s, Backend::kTensorCore, Direction::kInverse, false, true);
   }
 }
 
