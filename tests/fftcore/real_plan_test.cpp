@@ -565,17 +565,20 @@ TEST(RealPlan, FastDramRowFftsTakeFastDramSplits) {
   // as the complex plans on fast-DRAM devices; split_length's without it, below 2^24 elements
   // and for the C2R. M = 2^22 x 4 (2^23 reals), 2^25 (2^26 reals), 2^26 (2^27 reals).
   namespace tc = fftcore::detail::tc;
+  // The production layout (tall, halves, small_512) as a fast- and as a slow-DRAM device.
+  auto const both_kinds = [](fftcore::PlanDesc const& d, RealLayout& fast, RealLayout& plain) {
+    for (bool const fast_dram : {true, false}) {
+      ASSERT_EQ(tc::build_real_layout(d, fast_dram ? fast : plain, true, true,
+                                      tc::kLogMinRowPairsColumns, true, true, true, fast_dram),
+                Status::kSuccess);
+    }
+  };
   for (auto const& [log_m, batch] :
        {std::pair<int, std::int64_t>{22, 4}, {25, 1}, {26, 1}, {22, 2}}) {
     for (Transform kind : {Transform::kR2C, Transform::kC2R}) {
       auto const d = real_desc(0, std::int64_t{1} << (log_m + 1), batch, kind);
       RealLayout fast, plain;
-      ASSERT_EQ(tc::build_real_layout(d, fast, true, true, tc::kLogMinRowPairsColumns, true, true,
-                                      true, true),
-                Status::kSuccess);
-      ASSERT_EQ(tc::build_real_layout(d, plain, true, true, tc::kLogMinRowPairsColumns, true,
-                                      true, true, false),
-                Status::kSuccess);
+      ASSERT_NO_FATAL_FAILURE(both_kinds(d, fast, plain));
       std::vector<int> fast_lengths, plain_lengths;
       for (auto const& p : fast.row.passes) fast_lengths.push_back(p.log_length);
       for (auto const& p : plain.row.passes) plain_lengths.push_back(p.log_length);
@@ -598,12 +601,7 @@ TEST(RealPlan, FastDramRowFftsTakeFastDramSplits) {
     for (int log_n : {19, 20, 21, 22}) {
       auto const d = real_desc(0, std::int64_t{1} << log_n, std::int64_t{1} << (27 - log_n), kind);
       RealLayout fast, plain;
-      ASSERT_EQ(tc::build_real_layout(d, fast, true, true, tc::kLogMinRowPairsColumns, true, true,
-                                      true, true),
-                Status::kSuccess);
-      ASSERT_EQ(tc::build_real_layout(d, plain, true, true, tc::kLogMinRowPairsColumns, true,
-                                      true, true, false),
-                Status::kSuccess);
+      ASSERT_NO_FATAL_FAILURE(both_kinds(d, fast, plain));
       bool const r2c = kind == Transform::kR2C;
       EXPECT_EQ(plain.halves, r2c || log_n >= 20) << log_n;
       EXPECT_EQ(fast.halves, r2c ? log_n != 19 : log_n >= 20) << log_n;

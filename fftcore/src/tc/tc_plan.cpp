@@ -33,6 +33,27 @@ class TensorCorePlan final : public BackendPlan {
       cross_rows_pass_ = tc::cross_rows::row_pass(layout_.passes[0], layout_.passes[1]);
       cross_columns_pass_ = tc::cross_rows::column_pass(layout_.passes[1]);
     }
+    // Whether a store hook rides in the last pass, derived once (run multiplies afterwards
+    // otherwise). A register-chained last pass gathers its store factors per warp with the
+    // output stride; where that stride is not 1 (multi-pass 1-D, 2-D columns) the gather cost
+    // more than a separate multiply kernel (H200 fusion_bench: 0.95x), so those multiply
+    // afterwards, unless the hooked pass runs on the tall pass's rows form (the transposing last
+    // passes of 2048 and 4096 points of 1-D plans; it applies the factors in its store, session
+    // 41: fused chain 2^19 4.07 -> 3.60 ms, 2^22 4.72 -> 4.27, 2^27 6.44 -> 5.78 on the H200).
+    // Not yet the tall pass's column form (2-D column passes) by default: measured 512x512 3.47
+    // -> 2.95 ms and 2048x2048 3.86 -> 3.39 in the same call, but no GPU run has checked a hooked
+    // column pass there yet (Hooks.TallColumnPassStoreHook, written after the session's last
+    // device call); FFTCORE_TC_TALL_COLUMN_HOOK=3 takes it (ctest Hooks.TallColumnHookFused).
+    // NOTES.md session 41.
+    static bool const column_hook = tc::env_mode("FFTCORE_TC_TALL_COLUMN_HOOK") == 3;
+    tc::PassParams const& final_pass = layout_.passes.back();
+    if (tc::runs_fast_pass(final_pass) && final_pass.out_elem_stride != 1) {
+      static float2 const any_factor{};  // the kernels' rules ask only whether there is a hook
+      tc::PassParams hooked = final_pass;
+      hooked.store_factors = &any_factor;
+      store_hook_fused_ =
+          (column_hook || tc::tall_pass::rows_eligible(hooked)) && tc::runs_tall_pass(hooked);
+    }
   }
 
   Status upload_tables() noexcept { return tc::upload_twiddle_tables(coarse_, fine_); }
@@ -95,26 +116,8 @@ class TensorCorePlan final : public BackendPlan {
       in = out;
       fuse_load = false;
     }
-    // A register-chained last pass gathers its store factors per warp with the output stride;
-    // where that stride is not 1 (multi-pass 1-D, 2-D columns) the gather cost more than a
-    // separate multiply kernel (H200 fusion_bench: 0.95x), so those multiply afterwards, unless
-    // the hooked pass runs on the tall pass's rows form (the transposing last passes of 2048 and
-    // 4096 points of 1-D plans; it applies the factors in its store, session 41: fused chain
-    // 2^19 4.07 -> 3.60 ms, 2^22 4.72 -> 4.27, 2^27 6.44 -> 5.78 on the H200). Not yet the tall
-    // pass's column form (2-D column passes) by default: measured 512x512 3.47 -> 2.95 ms and
-    // 2048x2048 3.86 -> 3.39 in the same call, but no GPU run has checked a hooked column pass
-    // there yet (Hooks.TallColumnPassStoreHook, written after the session's last device call);
-    // FFTCORE_TC_TALL_COLUMN_HOOK=3 takes it (ctest Hooks.TallColumnHookFused). NOTES.md
-    // session 41.
-    static bool const column_hook = tc::env_mode("FFTCORE_TC_TALL_COLUMN_HOOK") == 3;
-    tc::PassParams const& final_pass = layout_.passes.back();
-    bool fuse_store = hooks != nullptr && hooks->store_factors != nullptr;
-    if (fuse_store && tc::runs_fast_pass(final_pass) && final_pass.out_elem_stride != 1) {
-      tc::PassParams hooked = final_pass;
-      hooked.store_factors = hooks->store_factors;
-      fuse_store = (column_hook || tc::tall_pass::rows_eligible(hooked)) &&
-                   tc::runs_tall_pass(hooked);
-    }
+    bool const fuse_store =
+        hooks != nullptr && hooks->store_factors != nullptr && store_hook_fused_;
     for (std::size_t i = 0; i <= last; ++i) {
       tc::PassParams pass = layout_.passes[i];
       if (hooks != nullptr) {
@@ -154,6 +157,7 @@ class TensorCorePlan final : public BackendPlan {
   std::int64_t elements_;  ///< of one transform, a power of two
   std::int64_t total_;     ///< of the whole batch
   bool crosses_rows_ = false;          ///< out of place, the cross-row stage's two passes
+  bool store_hook_fused_ = true;       ///< a store hook rides in the last pass (constructor)
   tc::PassParams cross_rows_pass_;     ///< cross_rows::row_pass of the plan's pair
   tc::PassParams cross_columns_pass_;  ///< cross_rows::column_pass of it
   tc::DeviceTable coarse_;
