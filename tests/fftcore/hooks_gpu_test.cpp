@@ -195,8 +195,8 @@ TEST_F(Hooks, RowsFormStoreHook) {
 // 2-D shapes with enough items for the tall pass's column form (tall_pass::kMinItems) on their
 // last (column) pass, whose hooked copy runs there too (runs_tall_pass; not the Tensor Core
 // stages of the unhooked 512- and 1024-row passes, runs_tall_mma, which take no hooks). By
-// default execute multiplies by the store factors in a separate kernel there; with
-// FFTCORE_TC_TALL_COLUMN_HOOK=3 (ctest Hooks.TallColumnHookFused) the column form applies them.
+// default the column form applies the store factors; with FFTCORE_TC_TALL_COLUMN_HOOK=0 (ctest
+// Hooks.TallColumnHookUnfused) execute multiplies by them in a separate kernel.
 TEST_F(Hooks, TallColumnPassStoreHook) {
   namespace tc = fftcore::detail::tc;
   for (Shape s : {Shape{512, 512, 32}, Shape{1024, 1024, 8}, Shape{2048, 2048, 2}}) {

@@ -40,12 +40,11 @@ class TensorCorePlan final : public BackendPlan {
     // afterwards, unless the hooked pass runs on the tall pass's rows form (the transposing last
     // passes of 2048 and 4096 points of 1-D plans; it applies the factors in its store, session
     // 41: fused chain 2^19 4.07 -> 3.60 ms, 2^22 4.72 -> 4.27, 2^27 6.44 -> 5.78 on the H200).
-    // Not yet the tall pass's column form (2-D column passes) by default: measured 512x512 3.47
-    // -> 2.95 ms and 2048x2048 3.86 -> 3.39 in the same call, but no GPU run has checked a hooked
-    // column pass there yet (Hooks.TallColumnPassStoreHook, written after the session's last
-    // device call); FFTCORE_TC_TALL_COLUMN_HOOK=3 takes it (ctest Hooks.TallColumnHookFused).
-    // NOTES.md session 41.
-    static bool const column_hook = tc::env_mode("FFTCORE_TC_TALL_COLUMN_HOOK") == 3;
+    // The tall pass's column form (2-D column passes) applies them too since session 42
+    // (measured 512x512 3.47 -> 2.95 ms, 2048x2048 3.86 -> 3.39 in session 41's call);
+    // FFTCORE_TC_TALL_COLUMN_HOOK=0 multiplies afterwards there (ctest Hooks.TallColumnHookUnfused).
+    // NOTES.md sessions 41 and 42.
+    static bool const column_hook = tc::env_mode("FFTCORE_TC_TALL_COLUMN_HOOK") != 0;
     tc::PassParams const& final_pass = layout_.passes.back();
     if (tc::runs_fast_pass(final_pass) && final_pass.out_elem_stride != 1) {
       static float2 const any_factor{};  // the kernels' rules ask only whether there is a hook
