@@ -19,7 +19,6 @@
 #include "tc/fast_pass_layout.hpp"
 #include "tc/kernels/block_merges.cuh"
 #include "tc/kernels/chained_launch.cuh"
-#include "tc/kernels/copy_async.cuh"
 #include "tc/real_split.hpp"
 
 #include <cuda_fp16.h>
@@ -95,6 +94,25 @@ __device__ __forceinline__ void store_split(std::uint32_t* row, int m, int n, fl
     row[n] = pack(x0);
     row[m - n] = pack(xm);
   }
+}
+
+/// Asynchronous global -> shared copies (sm_80+): the next tile's loads stay in flight while
+/// the block computes the current one, without holding registers. copy_async16 copies `bytes`
+/// (0..16) and fills the rest of the 16 with zeros.
+__device__ __forceinline__ void copy_async16(std::uint32_t smem_addr, void const* gmem, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr), "l"(gmem),
+               "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void copy_async4(std::uint32_t smem_addr, void const* gmem) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(smem_addr), "l"(gmem)
+               : "memory");
+}
+__device__ __forceinline__ void copy_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void copy_async_wait_all() {
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 }
 
 /// kLogT >= 0: the tile size T = 2^kLogT is a compile-time constant (the planner's usual

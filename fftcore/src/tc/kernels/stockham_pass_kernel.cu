@@ -12,7 +12,6 @@
 
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
-#include "tc/kernels/copy_async.cuh"
 #include "tc/kernels/half_words.cuh"
 #include "tc/kernels/l2_prefetch.cuh"
 #include "tc/kernels/pass_launch.hpp"
@@ -218,19 +217,15 @@ __device__ __forceinline__ void sequence_barrier() {
 /// of two rows in the load, both rows' half spectra in the store), or the C2R's (both rows'
 /// half spectra in the load, the two rows of Y in the store).
 /// kColumns is no split but the column variant (stockham::columns_eligible): C adjacent columns
-/// of points in_elem_stride apart in place of a round's sequences. kSplitInAsync is the C2R
-/// split with the mirrored words X[M - n] copied into shared memory (cp.async) one item ahead,
-/// where kSplitIn loads them at the item's start.
+/// of points in_elem_stride apart in place of a round's sequences.
 enum RealSplit : int {
   kNoSplit = 0,
   kSplitOut = 1,
   kSplitIn = 2,
   kRowPairs = 3,
   kRowPairsIn = 4,
-  kColumns = 5,
-  kSplitInAsync = 6
+  kColumns = 5
 };
-inline constexpr int kLaunchVariants = 7;
 
 /// The kernel's block size bound and resident blocks per SM (its __launch_bounds__).
 constexpr int kernel_max_threads(int log_l, int real) {
@@ -252,9 +247,6 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   constexpr int kT = 1 << kLogT;
   static_assert(stockham::stages(kLogL) == 3, "stages of radices E, 16, L / (16 E)");
   static_assert(kReal == kNoSplit || kLogL <= stockham::kMaxLogLengthReal, "W_2M^j from coarse");
-  // The C2R split, its mirrored words loaded at the item's start or copied ahead (kAsyncMirror).
-  constexpr bool kAsyncMirror = kReal == kSplitInAsync;
-  constexpr bool kSplitInAny = kReal == kSplitIn || kAsyncMirror;
   static_assert(kReal != kRowPairs || (kLogL >= stockham::kMinLogLengthRowPairs &&
                                        kLogL <= stockham::kMaxLogLengthRowPairs && !kInverse &&
                                        !kHooked),
@@ -326,7 +318,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // in two registers at E = 16 and loaded again where the split runs (an L1 hit) at E = 32:
   // held there, the C2R spilled 90 words at 128 registers; loaded so at E = 16, the C2R ran
   // 4-8 % slower (H200, 2^10..2^13 reals).
-  constexpr bool kSplit = kReal == kSplitOut || kSplitInAny;
+  constexpr bool kSplit = kReal == kSplitOut || kReal == kSplitIn;
   float2 const wsplit_held = kSplit && !kLateLoad ? w_2m<kLogL>(coarse, j) : make_float2(1.f, 0.f);
   auto const split_base = [&]() { return kLateLoad ? w_2m<kLogL>(coarse, j) : wsplit_held; };
   // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
@@ -457,7 +449,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // after stage 2). Only the plain, R2C and C2R variants take it; the others ignore
   // prefetch_items at compile time, so that the code and its registers are not in them.
   int const ahead =
-      kReal == kNoSplit || kReal == kSplitOut || kSplitInAny ? p.prefetch_items : 0;
+      kReal == kNoSplit || kReal == kSplitOut || kReal == kSplitIn ? p.prefetch_items : 0;
   auto const prefetch = [&](std::int64_t w) {
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return;
@@ -469,45 +461,21 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   if (ahead > 0 && tid == 0) {
     for (int d = 1; d < ahead; ++d) prefetch(d);
   }
-  // kAsyncMirror: the words X[M - n], n = j + T i, of thread j of sequence slot s at
-  // mirror_words[s E T + i T + j] (after stage 2's twiddles; adjacent lanes, adjacent banks;
-  // one base per thread plus constants). Each thread copies and reads only its own words, so
-  // the copies need no barrier, only the thread's wait.
-  std::uint32_t* const mirror_words = reinterpret_cast<std::uint32_t*>(tw2 + 16 * kE) +
-                                      ((seq_slot << (kLogE + kLogT)) + j);
-  auto const copy_mirror = [&](int st) {
-    if constexpr (kAsyncMirror) {
-      if (st > 0) {
-        std::uint32_t const* const m = from + ((1 << kLogL) - 2 * j);
-        auto const slot0 = static_cast<std::uint32_t>(__cvta_generic_to_shared(mirror_words));
-#pragma unroll
-        for (int i = 0; i < kE; ++i) copy_async4(slot0 + ((i << kLogT) << 2), m - (i << kLogT));
-      }
-      copy_async_commit();
-    }
-  };
   int state = locate(0, from, to, to_at);
   __builtin_assume(__isGlobal(from));
   load(state);
-  copy_mirror(state);
 #pragma unroll 1
   for (std::int64_t w = 0; state >= 0; ++w) {
     if (ahead > 0 && tid == 0) prefetch(w + ahead);
     float2 a[kE];
-    if constexpr (kSplitInAny) {
+    if constexpr (kReal == kSplitIn) {
       // C2R rows hold M + 1 values: X[n] at from[T i] (raw, prefetched), X[M - n] at
-      // from[M - 2 j - T i], loaded now (prefetching both into registers spilled: 18-46 words at
-      // E = 16, 108 at E = 32), or copied into shared memory one item ahead (kAsyncMirror).
+      // from[M - 2 j - T i], loaded now (prefetching both spilled: 18-46 words at E = 16,
+      // 108 at E = 32).
       std::uint32_t other[kE];
-      if constexpr (kAsyncMirror) {
-        copy_async_wait_all();
+      std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
 #pragma unroll
-        for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror_words[i << kLogT] : 0u;
-      } else {
-        std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
-#pragma unroll
-        for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
-      }
+      for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
       float2 const wsplit = split_base();
         // Z[n] / 4 = s / 4 + i conj(w) d, s = X[n] + conj X[M-n], d = X[n] - conj X[M-n],
         // w = W_{2M}^n (real_split.hpp; the pass's scale carries the 4; n = 0 pairs X[0] with
@@ -554,7 +522,6 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
     __builtin_assume(__isGlobal(from));
     __builtin_assume(__isGlobal(seq));
     if constexpr (!kLateLoad) load(state);
-    copy_mirror(state);
     // Stage 1: Ns = 1, radix E, no twiddle; y[E j + k].
     dft_pow2<kLogE>(a);  // a[bit_reverse(k)] = X[k]
     if constexpr (kOneBuffer) sequence_barrier<kLogBarrier>();  // the last item's stage-3 reads
@@ -674,15 +641,13 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   }
 }
 
-/// The exchange buffers of each sequence of a round, then stage 2's 16 E twiddles; with
-/// `async_mirror` (kSplitInAsync) E words per thread after them.
+/// The exchange buffers of each sequence of a round, then stage 2's 16 E twiddles.
 template <int kLogL>
-std::size_t smem_bytes(int log_threads, bool async_mirror = false) {
+std::size_t smem_bytes(int log_threads) {
   return ((static_cast<std::size_t>(stockham::buffers(kLogL) * stockham::sequence_slots(kLogL))
            << (log_threads - stockham::log_sequence_threads(kLogL))) +
           (16 << stockham::log_values(kLogL))) *
-             sizeof(float2) +
-         (async_mirror ? sizeof(std::uint32_t) << (stockham::log_values(kLogL) + log_threads) : 0);
+         sizeof(float2);
 }
 
 /// The R2C split's kernel (stockham::r2c_length: every length, paired or warp-paired).
@@ -705,21 +670,14 @@ constexpr auto row_pairs_in_kernel() {
 }
 
 /// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
-/// with real_in); kSplitInAsync's (the mirrored words copied ahead) with `async_mirror`.
+/// with real_in).
 template <int kLogL>
-constexpr auto c2r_kernel(bool async_mirror) {
+constexpr auto c2r_kernel() {
   if constexpr (kLogL <= stockham::kMaxLogLengthReal) {
-    return async_mirror ? stockham_pass_kernel<kLogL, true, false, kSplitInAsync>
-                        : stockham_pass_kernel<kLogL, true, false, kSplitIn>;
+    return stockham_pass_kernel<kLogL, true, false, kSplitIn>;
   } else {
     return stockham_pass_kernel<kLogL, true, false>;
   }
-}
-
-/// FFTCORE_TC_C2R_ASYNC_MIRROR=3 runs the C2R split as kSplitInAsync (A/B; read once).
-bool c2r_async_mirror() noexcept {
-  static bool const on = env_mode("FFTCORE_TC_C2R_ASYNC_MIRROR") == 3;
-  return on;
 }
 
 template <int kLogL>
@@ -740,17 +698,11 @@ cudaError_t prepare_length() noexcept {
   for (auto const kernel :
        {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
         stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>,
-        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(false), row_pairs_kernel<kLogL>(),
+        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(), row_pairs_kernel<kLogL>(),
         row_pairs_in_kernel<kLogL>()}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     }
-  }
-  if (e == cudaSuccess) {
-    int const async_bytes = static_cast<int>(smem_bytes<kLogL>(
-        stockham::log_threads(stockham::kLogMaxThreads, kLogL), true));
-    e = cudaFuncSetAttribute(c2r_kernel<kLogL>(true), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             async_bytes);
   }
   return e;
 }
@@ -769,6 +721,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                           bool inverse, cudaStream_t stream) noexcept {
   int const log_threads = stockham::log_threads(pass.log_tile, kLogL);
   dim3 const block(1u << static_cast<unsigned>(log_threads));
+  std::size_t const smem = smem_bytes<kLogL>(log_threads);
   if ((pass.real_out != 0 && inverse) || (pass.real_in != 0 && !inverse)) {
     return cudaErrorInvalidValue;  // R2C runs forward, C2R inverse
   }
@@ -779,16 +732,14 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   }
   int const variant = pass.real_row_pairs != 0 ? (inverse ? kRowPairsIn : kRowPairs)
                       : pass.real_out != 0     ? kSplitOut
-                      : pass.real_in != 0      ? (c2r_async_mirror() ? kSplitInAsync : kSplitIn)
+                      : pass.real_in != 0      ? kSplitIn
                                                : kNoSplit;
-  std::size_t const smem = smem_bytes<kLogL>(log_threads, variant == kSplitInAsync);
   PassParams run = pass;
   run.prefetch_items = stockham_prefetch_items(pass);
   auto const kernel = variant == kRowPairs    ? row_pairs_kernel<kLogL>()
                       : variant == kRowPairsIn ? row_pairs_in_kernel<kLogL>()
                       : variant == kSplitOut ? r2c_kernel<kLogL>()
-                      : variant == kSplitIn || variant == kSplitInAsync
-                          ? c2r_kernel<kLogL>(variant == kSplitInAsync)
+                      : variant == kSplitIn ? c2r_kernel<kLogL>()
                       : pass.store_factors != nullptr
                           ? (inverse ? stockham_pass_kernel<kLogL, true, true>
                                      : stockham_pass_kernel<kLogL, false, true>)
@@ -796,7 +747,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
   static std::atomic<int>
-      resident_cache[kLaunchVariants][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
+      resident_cache[5][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);
