@@ -217,19 +217,15 @@ __device__ __forceinline__ void sequence_barrier() {
 /// of two rows in the load, both rows' half spectra in the store), or the C2R's (both rows'
 /// half spectra in the load, the two rows of Y in the store).
 /// kColumns is no split but the column variant (stockham::columns_eligible): C adjacent columns
-/// of points in_elem_stride apart in place of a round's sequences. kSplitInEarly is the C2R
-/// split with the mirrored words X[M - n] loaded one item ahead, with the next item's X[n] (at
-/// E = 32, after stage 2's writes), where kSplitIn loads them at the item's start.
+/// of points in_elem_stride apart in place of a round's sequences.
 enum RealSplit : int {
   kNoSplit = 0,
   kSplitOut = 1,
   kSplitIn = 2,
   kRowPairs = 3,
   kRowPairsIn = 4,
-  kColumns = 5,
-  kSplitInEarly = 6
+  kColumns = 5
 };
-inline constexpr int kLaunchVariants = 7;
 
 /// The kernel's block size bound and resident blocks per SM (its __launch_bounds__).
 constexpr int kernel_max_threads(int log_l, int real) {
@@ -251,9 +247,6 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   constexpr int kT = 1 << kLogT;
   static_assert(stockham::stages(kLogL) == 3, "stages of radices E, 16, L / (16 E)");
   static_assert(kReal == kNoSplit || kLogL <= stockham::kMaxLogLengthReal, "W_2M^j from coarse");
-  // The C2R split, its mirrored words loaded at the item's start or one item ahead.
-  constexpr bool kEarlyMirror = kReal == kSplitInEarly;
-  constexpr bool kSplitInAny = kReal == kSplitIn || kEarlyMirror;
   static_assert(kReal != kRowPairs || (kLogL >= stockham::kMinLogLengthRowPairs &&
                                        kLogL <= stockham::kMaxLogLengthRowPairs && !kInverse &&
                                        !kHooked),
@@ -325,7 +318,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // in two registers at E = 16 and loaded again where the split runs (an L1 hit) at E = 32:
   // held there, the C2R spilled 90 words at 128 registers; loaded so at E = 16, the C2R ran
   // 4-8 % slower (H200, 2^10..2^13 reals).
-  constexpr bool kSplit = kReal == kSplitOut || kSplitInAny;
+  constexpr bool kSplit = kReal == kSplitOut || kReal == kSplitIn;
   float2 const wsplit_held = kSplit && !kLateLoad ? w_2m<kLogL>(coarse, j) : make_float2(1.f, 0.f);
   auto const split_base = [&]() { return kLateLoad ? w_2m<kLogL>(coarse, j) : wsplit_held; };
   // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
@@ -425,8 +418,6 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // with ~20 warps resident per SM, loads issued only at the top of each item left the DRAM at
   // 45 % while the stages ran (from L = 8192: after stage 2's writes, kLateLoad).
   std::uint32_t raw[kE];
-  // kEarlyMirror: X[M - n] of the next item, loaded with raw.
-  std::uint32_t mirrored[kEarlyMirror ? kE : 1];
   std::uint32_t const* from = nullptr;
   std::uint32_t* to = nullptr;
   std::uint32_t to_at = 0;
@@ -449,11 +440,6 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
                  : kRowsIn && i >= kE / 2 ? from_mirror[-(i << kLogT)]
                                           : from[i << kLogLoadStep];
       }
-      if constexpr (kEarlyMirror) {
-        std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
-#pragma unroll
-        for (int i = 0; i < kE; ++i) mirrored[i] = state <= 0 ? 0u : mirror[-(i << kLogT)];
-      }
     }
   };
   // The L2 bulk prefetch (PassParams::prefetch_items, which launch_length sets only where each
@@ -463,7 +449,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // after stage 2). Only the plain, R2C and C2R variants take it; the others ignore
   // prefetch_items at compile time, so that the code and its registers are not in them.
   int const ahead =
-      kReal == kNoSplit || kReal == kSplitOut || kSplitInAny ? p.prefetch_items : 0;
+      kReal == kNoSplit || kReal == kSplitOut || kReal == kSplitIn ? p.prefetch_items : 0;
   auto const prefetch = [&](std::int64_t w) {
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return;
@@ -482,20 +468,20 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   for (std::int64_t w = 0; state >= 0; ++w) {
     if (ahead > 0 && tid == 0) prefetch(w + ahead);
     float2 a[kE];
-    if constexpr (kSplitInAny) {
+    if constexpr (kReal == kSplitIn) {
       // C2R rows hold M + 1 values: X[n] at from[T i] (raw, prefetched), X[M - n] at
       // from[M - 2 j - T i], loaded now (prefetching both spilled: 18-46 words at E = 16,
-      // 108 at E = 32), or one item ahead with raw (kEarlyMirror).
+      // 108 at E = 32). Tried in session 42 (NOTES.md), no faster: X[M - n] copied one item
+      // ahead into shared memory by cp.async (2^11..2^15 reals 2-22 % slower: 32 KB less L1),
+      // and loaded one item ahead with the next X[n] at E = 32 (within 1 % at 1024 and 2048
+      // points, where it does not spill; 4-12 % slower from 4096, where it does).
       std::uint32_t other[kE];
-      if constexpr (kEarlyMirror) {
+      std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
 #pragma unroll
-        for (int i = 0; i < kE; ++i) other[i] = mirrored[i];
-      } else {
-        std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
-#pragma unroll
-        for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
-      }
-      // W_{2M}^j / 4: the quarter in the per-item factor, not in each value's (exact either way).
+      for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
+      // W_{2M}^j / 4: the quarter in the per-item factor, not in each value's (exact either way;
+      // 62 fewer FMUL per thread and item at L = 1024 and 2048, C2R 2^11..2^14 reals 1-3 %
+      // faster on the H200, session 42).
       float2 const wsplit4 = cscale(split_base(), 0.25f);
         // Z[n] / 4 = s / 4 + i conj(w) d, s = X[n] + conj X[M-n], d = X[n] - conj X[M-n],
         // w = W_{2M}^n (real_split.hpp; the pass's scale carries the 4; n = 0 pairs X[0] with
@@ -690,21 +676,14 @@ constexpr auto row_pairs_in_kernel() {
 }
 
 /// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
-/// with real_in); kSplitInEarly's (the mirrored words loaded one item ahead) with `early`.
+/// with real_in).
 template <int kLogL>
-constexpr auto c2r_kernel(bool early) {
+constexpr auto c2r_kernel() {
   if constexpr (kLogL <= stockham::kMaxLogLengthReal) {
-    return early ? stockham_pass_kernel<kLogL, true, false, kSplitInEarly>
-                 : stockham_pass_kernel<kLogL, true, false, kSplitIn>;
+    return stockham_pass_kernel<kLogL, true, false, kSplitIn>;
   } else {
     return stockham_pass_kernel<kLogL, true, false>;
   }
-}
-
-/// FFTCORE_TC_C2R_EARLY_MIRROR=3 runs the C2R split as kSplitInEarly (A/B; read once).
-bool c2r_early_mirror() noexcept {
-  static bool const on = env_mode("FFTCORE_TC_C2R_EARLY_MIRROR") == 3;
-  return on;
 }
 
 template <int kLogL>
@@ -725,8 +704,7 @@ cudaError_t prepare_length() noexcept {
   for (auto const kernel :
        {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
         stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>,
-        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(false), c2r_kernel<kLogL>(true),
-        row_pairs_kernel<kLogL>(),
+        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(), row_pairs_kernel<kLogL>(),
         row_pairs_in_kernel<kLogL>()}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
@@ -760,15 +738,14 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   }
   int const variant = pass.real_row_pairs != 0 ? (inverse ? kRowPairsIn : kRowPairs)
                       : pass.real_out != 0     ? kSplitOut
-                      : pass.real_in != 0      ? (c2r_early_mirror() ? kSplitInEarly : kSplitIn)
+                      : pass.real_in != 0      ? kSplitIn
                                                : kNoSplit;
   PassParams run = pass;
   run.prefetch_items = stockham_prefetch_items(pass);
   auto const kernel = variant == kRowPairs    ? row_pairs_kernel<kLogL>()
                       : variant == kRowPairsIn ? row_pairs_in_kernel<kLogL>()
                       : variant == kSplitOut ? r2c_kernel<kLogL>()
-                      : variant == kSplitIn || variant == kSplitInEarly
-                          ? c2r_kernel<kLogL>(variant == kSplitInEarly)
+                      : variant == kSplitIn ? c2r_kernel<kLogL>()
                       : pass.store_factors != nullptr
                           ? (inverse ? stockham_pass_kernel<kLogL, true, true>
                                      : stockham_pass_kernel<kLogL, false, true>)
@@ -776,7 +753,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
   static std::atomic<int>
-      resident_cache[kLaunchVariants][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
+      resident_cache[5][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);
