@@ -267,6 +267,9 @@ TEST(TcStockhamPass, PrefetchRangesCoverEachItemsRowsAndTileTheInput) {
     SCOPED_TRACE(log_l);
     EXPECT_EQ(sp::default_prefetch_items(log_l, false), log_l == 14 ? 1 : 0);
     EXPECT_EQ(sp::default_prefetch_items(log_l, true), log_l >= 11 && log_l <= 13 ? 1 : 0);
+    // The C2R split: as the complex pass, and one ahead at L = 16384 on fast-DRAM devices too.
+    EXPECT_EQ(sp::default_prefetch_items(log_l, false, true), log_l == 14 ? 1 : 0);
+    EXPECT_EQ(sp::default_prefetch_items(log_l, true, true), log_l >= 11 && log_l <= 14 ? 1 : 0);
   }
 }
 

@@ -56,9 +56,12 @@ inline constexpr int kLogMaxThreads = 8;      ///< 256 threads per block
 /// Stockham pass's) the other way round: one at L = 2048..8192, none at 16384. H200, four runs
 /// each in rotation in one call (NOTES.md session 39), without / one ahead: 2^11 0.581-0.588 /
 /// 0.564-0.575, 2^12 0.590-0.597 / 0.577-0.589, 2^13 0.674-0.684 / 0.666-0.678, 2^14
-/// 0.748-0.756 / 0.764-0.772; two ahead 0.685-0.688 at 2^11..2^13 (session 38).
-FFTCORE_HD constexpr int default_prefetch_items(int log_l, bool fast_dram) {
-  if (fast_dram) return log_l >= 11 && log_l <= 13 ? 1 : 0;
+/// 0.748-0.756 / 0.764-0.772; two ahead 0.685-0.688 at 2^11..2^13 (session 38). The C2R split
+/// (`c2r`: PassParams::real_in) at L = 16384 takes one ahead there too: 2^15 reals, H200, ms
+/// per 2^28 reals, without / one ahead, three runs each in one call (session 42):
+/// 0.518-0.525 / 0.512-0.516 (0.527 against 0.530-0.537 in another call).
+FFTCORE_HD constexpr int default_prefetch_items(int log_l, bool fast_dram, bool c2r = false) {
+  if (fast_dram) return (log_l >= 11 && log_l <= 13) || (c2r && log_l == 14) ? 1 : 0;
   return log_l >= 14 ? 1 : 0;
 }
 /// Resident 256-thread blocks per multiprocessor the kernel is built for: two exchange buffers

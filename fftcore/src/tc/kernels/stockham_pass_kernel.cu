@@ -719,7 +719,9 @@ cudaError_t prepare_length() noexcept {
 int stockham_prefetch_items(PassParams const& pass) noexcept {
   static int const items = env_int("FFTCORE_TC_PREFETCH", -1);
   if (!stockham::prefetch_contiguous(pass)) return 0;
-  return items >= 0 ? items : stockham::default_prefetch_items(pass.log_length, fast_dram_device());
+  return items >= 0 ? items
+                    : stockham::default_prefetch_items(pass.log_length, fast_dram_device(),
+                                                       pass.real_in != 0);
 }
 
 template <int kLogL>
