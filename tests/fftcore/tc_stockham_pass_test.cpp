@@ -453,10 +453,9 @@ TEST(TcStockhamPass, ExchangeIsBankConflictFree) {
           for (int k = 0; k < (1 << log_r); ++k) {
             for (int lane = 0; lane < 32; ++lane) {
               int const v = 32 * warp + lane + u * threads;
-              slots[static_cast<std::size_t>(lane)] =
-                  sp::slot(fftcore::detail::tc::merge_write_index(v, k, log_r,
-                                                                  sp::stage_log_ns(s, log_l)),
-                           log_l);
+              slots[static_cast<std::size_t>(lane)] = sp::slot(
+                  fftcore::detail::tc::merge_write_index(v, k, log_r, sp::stage_log_ns(s, log_l)),
+                  log_l);
             }
             EXPECT_EQ(float2_wavefronts(slots), 2)
                 << "stage " << s << " writes, u = " << u << ", k = " << k;
@@ -662,6 +661,75 @@ TEST(TcStockhamPass, WarpPairedR2cDealKeepsEachSplitPairInTwoLanes) {
 /// applies real_split.hpp's split with W_2M^n = W_2M^j W_2E^(u + k E / R3) and stores X[n] and
 /// X[M - n] at the kernel's offsets. Every X[0..M] written once and equal to the real DFT of
 /// the 2M reals.
+/// The paired C2R split (c2r_paired_source, L = 512 and 1024): every stage-1 input conj Z[n] of
+/// every lane comes from exactly one lane's pair (X[n'], X[M - n']) - its Z[n'] or Z[M - n'] - or
+/// lane 0's middle, and equals the split of real_split.hpp computed in double from random X.
+TEST(TcStockhamPass, PairedC2rSourcesGiveEachInputOnce) {
+  for (int other : {11, 12, 13, 14}) EXPECT_FALSE(sp::c2r_paired(other)) << other;
+  for (int log_l : {9, 10}) {
+    SCOPED_TRACE("L = 2^" + std::to_string(log_l));
+    ASSERT_TRUE(sp::c2r_paired(log_l));
+    int const m = 1 << log_l;
+    int const t = 1 << sp::log_sequence_threads(log_l);
+    int const e = 1 << sp::log_values(log_l);
+    unsigned seed = 0;
+    std::vector<cd> const x = tcfft::testing::random_complex(static_cast<std::size_t>(m + 1), seed);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    cd const i(0, 1);
+    // Z[k] = (X[k] + conj X[M - k]) + i W_2M^-k (X[k] - conj X[M - k]), k < M (imaginary parts of
+    // X[0] and X[M] ignored): the C2R's pre-step, the reference.
+    auto const xa = [&](int k) {
+      cd v = x[static_cast<std::size_t>(k)];
+      return k == 0 || k == m ? cd(v.real(), 0) : v;
+    };
+    auto const z = [&](int k) {
+      cd const a = xa(k), b = std::conj(xa(m - k));
+      return (a + b) + i * tcfft::testing::root_of_unity(k, 2 * m, true) * (a - b);
+    };
+    // What lane `lane` computes from its pair p: Z[n] and Z[M - n] from one (s, d), as the kernel.
+    auto const pair_values = [&](int lane, int p, cd& own, cd& mirror) {
+      int const n = lane + t * p;
+      cd const a = xa(n), b = std::conj(xa(m - n));
+      cd const s = a + b, q = std::conj(tcfft::testing::root_of_unity(n, 2 * m, false)) * (a - b);
+      own = s + i * q;
+      mirror = std::conj(s - i * q);
+    };
+    std::vector<int> uses(static_cast<std::size_t>(t * e), 0);
+    double worst = 0;
+    for (int j = 0; j < t; ++j) {
+      for (int k = 0; k < e; ++k) {
+        sp::PairedSource const src = sp::c2r_paired_source(j, k, log_l);
+        ASSERT_GE(src.lane, 0);
+        ASSERT_LT(src.lane, t);
+        ASSERT_LT(src.pair, e / 2);
+        cd value;
+        if (src.middle) {
+          ASSERT_EQ(j, 0);
+          value = 2.0 * std::conj(xa(m / 2));  // real_split.hpp's split_inverse_middle
+        } else {
+          cd own, mirror;
+          pair_values(src.lane, src.pair, own, mirror);
+          value = src.mirror ? mirror : own;
+          ++uses.at(static_cast<std::size_t>(src.lane * e + src.pair * 2 + (src.mirror ? 1 : 0)));
+          if (src.mirror) {
+            EXPECT_NE(src.lane * e + src.pair * 2, 0) << "lane 0's pair 0 has no mirror (Z[M])";
+          }
+        }
+        worst = std::max(worst, std::abs(value - z(j + t * k)) / std::abs(z(j + t * k)));
+      }
+    }
+    EXPECT_LT(worst, 1e-12) << "a stage-1 input is not Z[j + T k]";
+    // Each lane's E / 2 pairs give E values, each used once; lane 0's pair 0 gives one (Z[0]).
+    for (int lane = 0; lane < t; ++lane) {
+      for (int slot = 0; slot < e; ++slot) {
+        int const expected = lane == 0 && slot == 1 ? 0 : 1;
+        EXPECT_EQ(uses[static_cast<std::size_t>(lane * e + slot)], expected)
+            << "lane " << lane << " pair " << slot / 2 << (slot % 2 != 0 ? " mirror" : " own");
+      }
+    }
+  }
+}
+
 TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
   namespace tc = fftcore::detail::tc;
   for (int log_l : {9, 10, 11, 12, 13, 14}) {
@@ -681,9 +749,11 @@ TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
     std::vector<cd> x2(static_cast<std::size_t>(l));
     for (int m = 0; m < r3; ++m) {
       std::vector<cd> d(static_cast<std::size_t>(ns));
-      for (int t = 0; t < ns; ++t) d[static_cast<std::size_t>(t)] = z[static_cast<std::size_t>(r3 * t + m)];
+      for (int t = 0; t < ns; ++t)
+        d[static_cast<std::size_t>(t)] = z[static_cast<std::size_t>(r3 * t + m)];
       tcfft::testing::fft_radix2(d);
-      for (int v = 0; v < ns; ++v) x2[static_cast<std::size_t>(v + m * ns)] = d[static_cast<std::size_t>(v)];
+      for (int v = 0; v < ns; ++v)
+        x2[static_cast<std::size_t>(v + m * ns)] = d[static_cast<std::size_t>(v)];
     }
     auto const w = [](int num, int den) { return tcfft::testing::root_of_unity(num, den, false); };
     // real_split.hpp's pair (X[n], X[M - n]) from Z[n], Z[M - n] and W_2M^n, in double.
@@ -707,8 +777,7 @@ TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
       auto const butterfly = [&](int at) {
         std::array<cd, 32> y{};
         for (int m = 0; m < r3; ++m) {
-          y[static_cast<std::size_t>(m)] =
-              x2[static_cast<std::size_t>(at + m * ns)] * w(at * m, l);
+          y[static_cast<std::size_t>(m)] = x2[static_cast<std::size_t>(at + m * ns)] * w(at * m, l);
         }
         return small_dft(y, r3);
       };
@@ -743,8 +812,10 @@ TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
         cd const tm = own ? w(1, 2 * r3) : w(1, r3) * std::conj(t);
         std::array<cd, 32> b{}, c{};
         for (int m = 0; m < r3; ++m) {
-          b[static_cast<std::size_t>(m)] = x2[static_cast<std::size_t>(v + m * ns)] * std::pow(t, m);
-          c[static_cast<std::size_t>(m)] = x2[static_cast<std::size_t>(vm + m * ns)] * std::pow(tm, m);
+          b[static_cast<std::size_t>(m)] =
+              x2[static_cast<std::size_t>(v + m * ns)] * std::pow(t, m);
+          c[static_cast<std::size_t>(m)] =
+              x2[static_cast<std::size_t>(vm + m * ns)] * std::pow(tm, m);
         }
         b = small_dft(b, r3);  // b[k] = Z[v + k Ns]
         c = small_dft(c, r3);
@@ -770,12 +841,13 @@ TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
         for (int k = 0; k < r3; ++k) {
           int const i = u + k * units;
           split(zb(k), zc(r3 - 1 - k), w(j, 2 * l) * w(i, 2 << log_e), xn, xm);
-          store(j + (i << log_t), xn);  // seq[i T]
+          store(j + (i << log_t), xn);      // seq[i T]
           store(l - j - (i << log_t), xm);  // mirror[-(i T)], mirror = seq + M - 2 j
         }
       }
     }
-    for (int n = 0; n <= l; ++n) ASSERT_EQ(writes[static_cast<std::size_t>(n)], 1) << "X[" << n << "]";
+    for (int n = 0; n <= l; ++n)
+      ASSERT_EQ(writes[static_cast<std::size_t>(n)], 1) << "X[" << n << "]";
     // The reference: the 2M reals z[t] = x[2t] + i x[2t + 1] by a complex FFT of 2M points.
     std::vector<cd> reals(static_cast<std::size_t>(2 * l));
     for (int t = 0; t < l; ++t) {
@@ -785,7 +857,8 @@ TEST(TcStockhamPass, EmulatedPairedR2cGivesTheRealDft) {
     tcfft::testing::fft_radix2(reals);
     double err = 0, mag = 0;
     for (int n = 0; n <= l; ++n) {
-      err = std::max(err, std::abs(out[static_cast<std::size_t>(n)] - reals[static_cast<std::size_t>(n)]));
+      err = std::max(
+          err, std::abs(out[static_cast<std::size_t>(n)] - reals[static_cast<std::size_t>(n)]));
       mag = std::max(mag, std::abs(reals[static_cast<std::size_t>(n)]));
     }
     EXPECT_GT(mag, 1.0);
@@ -936,7 +1009,8 @@ TEST(TcStockhamPass, EmulatedPassesGiveTheDft) {
   for (int k = sp::kMinLogLength; k <= sp::kMaxLogLength; ++k) {
     std::int64_t const n = std::int64_t{1} << k;
     check(desc(1, n, 3), false, false);
-    if (k >= 13) {  // 32 values per thread, one sequence per tile (the direct DFT is O(n^2): few rows)
+    if (k >=
+        13) {  // 32 values per thread, one sequence per tile (the direct DFT is O(n^2): few rows)
       check(desc(1, n, 2), true, true);
       check(desc(1, n, 1), false, true, true);
       continue;

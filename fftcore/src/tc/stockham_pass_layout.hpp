@@ -112,6 +112,31 @@ FFTCORE_HD constexpr bool r2c_warp_paired(int log_l) {
 FFTCORE_HD constexpr bool r2c_length(int log_l) {
   return r2c_paired(log_l) || r2c_warp_paired(log_l);
 }
+/// Whether the fused C2R split takes the pairs X[n], X[M - n] into one lane (c2r_paired_source):
+/// one warp per sequence (T = 32: L = 512 and 1024), where the partner's half is a shuffle away.
+FFTCORE_HD constexpr bool c2r_paired(int log_l) { return log_sequence_threads(log_l) == 5; }
+/// Where lane j's stage-1 input k (conj Z[n], n = j + T k) comes from in the paired C2R split:
+/// lane j loads X[n] and X[M - n] for its pairs p < E / 2 (n = j + T p) and computes Z[n] and
+/// Z[M - n] from each (split_inverse_pair); its inputs k < E / 2 are its own pairs' Z[n]; those
+/// from E / 2 on are lane (T - j) mod T's mirrors Z[M - n'] of its pair E - 1 - k (M - n' = j +
+/// T k), which a shuffle brings. Lane 0 is its own partner with a shift: its pair p's mirror is
+/// its own input E - p (so its input k > E / 2 is its pair E - k's mirror), pair 0's mirror Z[M]
+/// does not exist (n = 0 pairs X[0] with X[M]), and its input E / 2 (n = M / 2, its own mirror)
+/// comes from X[M / 2] alone (`middle`).
+struct PairedSource {
+  int lane;     ///< the lane that computes it
+  int pair;     ///< from that lane's pair p (n = lane + T p)
+  bool mirror;  ///< Z[M - n] of the pair rather than Z[n]
+  bool middle;  ///< lane 0's Z[M / 2], from X[M / 2] alone
+};
+FFTCORE_HD constexpr PairedSource c2r_paired_source(int j, int k, int log_l) {
+  int const t = 1 << log_sequence_threads(log_l);
+  int const e = 1 << log_values(log_l);
+  if (k < e / 2) return {j, k, false, false};
+  if (j != 0) return {t - j, e - 1 - k, true, false};
+  if (k == e / 2) return {0, 0, false, true};
+  return {0, e - k, true, false};
+}
 /// The last stage's butterfly v that thread j takes as its u-th (u < E / R3) in the paired R2C
 /// deal: u < E / 2 R3 the usual v = j + u T; the others their mirrors Ns - v (Ns = L / R3), whose
 /// outputs Z[Ns - v + k Ns] are the partners M - n of v's outputs n = v + (R3 - 1 - k) Ns. Thread

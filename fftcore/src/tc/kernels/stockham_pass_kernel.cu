@@ -217,15 +217,19 @@ __device__ __forceinline__ void sequence_barrier() {
 /// of two rows in the load, both rows' half spectra in the store), or the C2R's (both rows'
 /// half spectra in the load, the two rows of Y in the store).
 /// kColumns is no split but the column variant (stockham::columns_eligible): C adjacent columns
-/// of points in_elem_stride apart in place of a round's sequences.
+/// of points in_elem_stride apart in place of a round's sequences. kSplitInPaired is the C2R
+/// split with each pair X[n], X[M - n] in one lane (stockham::c2r_paired_source, L = 512 and
+/// 1024), where kSplitIn has both lanes of a pair load both words and compute its Z.
 enum RealSplit : int {
   kNoSplit = 0,
   kSplitOut = 1,
   kSplitIn = 2,
   kRowPairs = 3,
   kRowPairsIn = 4,
-  kColumns = 5
+  kColumns = 5,
+  kSplitInPaired = 6
 };
+inline constexpr int kLaunchVariants = 7;
 
 /// The kernel's block size bound and resident blocks per SM (its __launch_bounds__).
 constexpr int kernel_max_threads(int log_l, int real) {
@@ -247,6 +251,10 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   constexpr int kT = 1 << kLogT;
   static_assert(stockham::stages(kLogL) == 3, "stages of radices E, 16, L / (16 E)");
   static_assert(kReal == kNoSplit || kLogL <= stockham::kMaxLogLengthReal, "W_2M^j from coarse");
+  // The C2R split, unpaired or paired (one warp per sequence).
+  constexpr bool kPairedIn = kReal == kSplitInPaired;
+  static_assert(!kPairedIn || stockham::c2r_paired(kLogL), "the paired C2R: T = 32");
+  constexpr bool kSplitInAny = kReal == kSplitIn || kPairedIn;
   static_assert(kReal != kRowPairs || (kLogL >= stockham::kMinLogLengthRowPairs &&
                                        kLogL <= stockham::kMaxLogLengthRowPairs && !kInverse &&
                                        !kHooked),
@@ -318,7 +326,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // in two registers at E = 16 and loaded again where the split runs (an L1 hit) at E = 32:
   // held there, the C2R spilled 90 words at 128 registers; loaded so at E = 16, the C2R ran
   // 4-8 % slower (H200, 2^10..2^13 reals).
-  constexpr bool kSplit = kReal == kSplitOut || kReal == kSplitIn;
+  constexpr bool kSplit = kReal == kSplitOut || kSplitInAny;
   float2 const wsplit_held = kSplit && !kLateLoad ? w_2m<kLogL>(coarse, j) : make_float2(1.f, 0.f);
   auto const split_base = [&]() { return kLateLoad ? w_2m<kLogL>(coarse, j) : wsplit_held; };
   // Stage 2's twiddles scale W_16E^(k m) for k = v mod E (= j mod E for each of the thread's
@@ -418,6 +426,8 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // with ~20 warps resident per SM, loads issued only at the top of each item left the DRAM at
   // 45 % while the stages ran (from L = 8192: after stage 2's writes, kLateLoad).
   std::uint32_t raw[kE];
+  // kPairedIn: lane 0's X[M / 2] (its own mirror), loaded with raw.
+  std::uint32_t middle = 0;
   std::uint32_t const* from = nullptr;
   std::uint32_t* to = nullptr;
   std::uint32_t to_at = 0;
@@ -432,6 +442,15 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
         raw[i] = state <= 0 ? 0u : *q;
         q = opaque(q + step);
       }
+    } else if constexpr (kPairedIn) {
+      // The paired C2R: X[n] for the lane's pairs p < E / 2 (n = j + T p), then X[M - n].
+      std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
+#pragma unroll
+      for (int i = 0; i < kE / 2; ++i) {
+        raw[i] = state <= 0 ? 0u : from[i << kLogT];
+        raw[kE / 2 + i] = state <= 0 ? 0u : mirror[-(i << kLogT)];
+      }
+      middle = state <= 0 || j != 0 ? 0u : from[(1 << kLogL) / 2];
     } else {
 #pragma unroll
       for (int i = 0; i < kE; ++i) {
@@ -449,7 +468,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   // after stage 2). Only the plain, R2C and C2R variants take it; the others ignore
   // prefetch_items at compile time, so that the code and its registers are not in them.
   int const ahead =
-      kReal == kNoSplit || kReal == kSplitOut || kReal == kSplitIn ? p.prefetch_items : 0;
+      kReal == kNoSplit || kReal == kSplitOut || kSplitInAny ? p.prefetch_items : 0;
   auto const prefetch = [&](std::int64_t w) {
     std::int64_t const b = blockIdx.x + (w >> log_rounds) * gridDim.x;
     if (b >= p.blocks) return;
@@ -497,6 +516,32 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
         float const dx = x.x - y.x, dy = x.y + y.y;
         float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
         a[i] = make_float2(fmaf(sx, 0.25f, -py), -fmaf(sy, 0.25f, px));
+      }
+    } else if constexpr (kPairedIn) {
+      // conj Z[n] / 4 and conj Z[M - n] / 4 from each pair (the formula above; Z[M - n] = conj(s
+      // - i conj(w) d), real_split.hpp), then the inputs from E / 2 on from lane (T - j) mod T's
+      // mirrors (stockham::c2r_paired_source; lane 0 shifted, its Z[M / 2] = 2 conj X[M / 2]).
+      float2 const wsplit4 = cscale(split_base(), 0.25f);
+      float2 mz[kE / 2];
+#pragma unroll
+      for (int i = 0; i < kE / 2; ++i) {
+        float2 x = unpack_word(raw[i]);
+        float2 y = unpack_word(raw[kE / 2 + i]);
+        if (i == 0 && j == 0) x.y = y.y = 0.f;
+        float2 const w = cmul(wsplit4, w_2e<kLogE>(i));
+        float const sx = x.x + y.x, sy = x.y - y.y;
+        float const dx = x.x - y.x, dy = x.y + y.y;
+        float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
+        a[i] = make_float2(fmaf(sx, 0.25f, -py), -fmaf(sy, 0.25f, px));
+        mz[i] = make_float2(fmaf(sx, 0.25f, py), fmaf(sy, 0.25f, -px));
+      }
+      float2 const half = cscale(unpack_word(middle), 0.5f);  // conj(2 conj X[M / 2]) / 4
+      int const partner = (kT - j) & (kT - 1);
+#pragma unroll
+      for (int q = 0; q < kE / 2; ++q) {
+        float2 const src = j != 0 ? mz[q] : q + 1 < kE / 2 ? mz[q + 1] : half;
+        a[kE - 1 - q] = make_float2(__shfl_sync(0xffffffffu, src.x, partner),
+                                    __shfl_sync(0xffffffffu, src.y, partner));
       }
     } else if constexpr (kRows) {
       // 2 A[n] from the words of rows q and R - q, swapped within the lane pair (every lane of
@@ -676,14 +721,24 @@ constexpr auto row_pairs_in_kernel() {
 }
 
 /// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
-/// with real_in).
+/// with real_in); the paired one (kSplitInPaired) with `paired` where stockham::c2r_paired.
 template <int kLogL>
-constexpr auto c2r_kernel() {
-  if constexpr (kLogL <= stockham::kMaxLogLengthReal) {
+constexpr auto c2r_kernel(bool paired) {
+  if constexpr (stockham::c2r_paired(kLogL)) {
+    return paired ? stockham_pass_kernel<kLogL, true, false, kSplitInPaired>
+                  : stockham_pass_kernel<kLogL, true, false, kSplitIn>;
+  } else if constexpr (kLogL <= stockham::kMaxLogLengthReal) {
     return stockham_pass_kernel<kLogL, true, false, kSplitIn>;
   } else {
     return stockham_pass_kernel<kLogL, true, false>;
   }
+}
+
+/// FFTCORE_TC_C2R_PAIRED=3 runs the C2R split of 512- and 1024-point passes paired
+/// (kSplitInPaired; off by default until measured on a GPU, session 42; read once).
+bool c2r_paired_on() noexcept {
+  static bool const on = env_mode("FFTCORE_TC_C2R_PAIRED") == 3;
+  return on;
 }
 
 template <int kLogL>
@@ -704,7 +759,8 @@ cudaError_t prepare_length() noexcept {
   for (auto const kernel :
        {stockham_pass_kernel<kLogL, false, false>, stockham_pass_kernel<kLogL, true, false>,
         stockham_pass_kernel<kLogL, false, true>, stockham_pass_kernel<kLogL, true, true>,
-        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(), row_pairs_kernel<kLogL>(),
+        r2c_kernel<kLogL>(), c2r_kernel<kLogL>(false), c2r_kernel<kLogL>(true),
+        row_pairs_kernel<kLogL>(),
         row_pairs_in_kernel<kLogL>()}) {
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
@@ -740,14 +796,17 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
   }
   int const variant = pass.real_row_pairs != 0 ? (inverse ? kRowPairsIn : kRowPairs)
                       : pass.real_out != 0     ? kSplitOut
-                      : pass.real_in != 0      ? kSplitIn
-                                               : kNoSplit;
+                      : pass.real_in != 0
+                          ? (stockham::c2r_paired(kLogL) && c2r_paired_on() ? kSplitInPaired
+                                                                            : kSplitIn)
+                          : kNoSplit;
   PassParams run = pass;
   run.prefetch_items = stockham_prefetch_items(pass);
   auto const kernel = variant == kRowPairs    ? row_pairs_kernel<kLogL>()
                       : variant == kRowPairsIn ? row_pairs_in_kernel<kLogL>()
                       : variant == kSplitOut ? r2c_kernel<kLogL>()
-                      : variant == kSplitIn ? c2r_kernel<kLogL>()
+                      : variant == kSplitIn || variant == kSplitInPaired
+                          ? c2r_kernel<kLogL>(variant == kSplitInPaired)
                       : pass.store_factors != nullptr
                           ? (inverse ? stockham_pass_kernel<kLogL, true, true>
                                      : stockham_pass_kernel<kLogL, false, true>)
@@ -755,7 +814,7 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
   static std::atomic<int>
-      resident_cache[5][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
+      resident_cache[kLaunchVariants][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);
