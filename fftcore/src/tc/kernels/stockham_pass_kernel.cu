@@ -813,8 +813,8 @@ cudaError_t launch_length(PassParams const& pass, void const* src, void* dst, fl
                           : (inverse ? stockham_pass_kernel<kLogL, true, false>
                                      : stockham_pass_kernel<kLogL, false, false>);
   // As many blocks as stay resident (cached per block size and split), at most one per tile.
-  static std::atomic<int>
-      resident_cache[kLaunchVariants][stockham::log_sequence_threads(stockham::kMaxLogLength) + 1] = {};
+  constexpr int kBlockSizes = stockham::log_sequence_threads(stockham::kMaxLogLength) + 1;
+  static std::atomic<int> resident_cache[kLaunchVariants][kBlockSizes] = {};
   unsigned grid = 0;
   cudaError_t const e = resident_grid(kernel, static_cast<int>(block.x), smem,
                                       resident_cache[variant][log_threads], pass.blocks, grid);
