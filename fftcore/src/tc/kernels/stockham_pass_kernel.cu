@@ -231,8 +231,8 @@ __device__ __forceinline__ void sequence_barrier() {
 /// half spectra in the load, the two rows of Y in the store).
 /// kColumns is no split but the column variant (stockham::columns_eligible): C adjacent columns
 /// of points in_elem_stride apart in place of a round's sequences. kSplitInPaired is the C2R
-/// split with each pair X[n], X[M - n] in one lane (stockham::c2r_paired_source, L = 512 and
-/// 1024), where kSplitIn has both lanes of a pair load both words and compute its Z.
+/// split with each pair X[n], X[M - n] in one lane (stockham::c2r_paired_source, L = 512 ..
+/// 2048), where kSplitIn has both lanes of a pair load both words and compute its Z.
 enum RealSplit : int {
   kNoSplit = 0,
   kSplitOut = 1,
@@ -264,9 +264,9 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   constexpr int kT = 1 << kLogT;
   static_assert(stockham::stages(kLogL) == 3, "stages of radices E, 16, L / (16 E)");
   static_assert(kReal == kNoSplit || kLogL <= stockham::kMaxLogLengthReal, "W_2M^j from coarse");
-  // The C2R split, unpaired or paired (one warp per sequence).
+  // The C2R split, unpaired or paired (one or two warps per sequence).
   constexpr bool kPairedIn = kReal == kSplitInPaired;
-  static_assert(!kPairedIn || stockham::c2r_paired(kLogL), "the paired C2R: T = 32");
+  static_assert(!kPairedIn || stockham::c2r_paired(kLogL), "the paired C2R: T = 32 or 64");
   constexpr bool kSplitInAny = kReal == kSplitIn || kPairedIn;
   static_assert(kReal != kRowPairs || (kLogL >= stockham::kMinLogLengthRowPairs &&
                                        kLogL <= stockham::kMaxLogLengthRowPairs && !kInverse &&
@@ -540,11 +540,26 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
       }
       float2 const half = cscale(unpack_word(middle), 0.5f);  // conj(2 conj X[M / 2]) / 4
       int const partner = (kT - j) & (kT - 1);
+      // What the partner takes as its input E - 1 - q.
+      auto const given = [&](int q) { return j != 0 ? mz[q] : q + 1 < kE / 2 ? mz[q + 1] : half; };
+      if constexpr (kT == 32) {
 #pragma unroll
-      for (int q = 0; q < kE / 2; ++q) {
-        float2 const src = j != 0 ? mz[q] : q + 1 < kE / 2 ? mz[q + 1] : half;
-        a[kE - 1 - q] = make_float2(__shfl_sync(0xffffffffu, src.x, partner),
-                                    __shfl_sync(0xffffffffu, src.y, partner));
+        for (int q = 0; q < kE / 2; ++q) {
+          float2 const src = given(q);
+          a[kE - 1 - q] = make_float2(__shfl_sync(0xffffffffu, src.x, partner),
+                                      __shfl_sync(0xffffffffu, src.y, partner));
+        }
+      } else {
+        // T = 64: the partner is in the sequence's other warp (lane 32 is its own), so the
+        // halves go through the exchange buffer, slot q T + j: after the barrier that ends the
+        // last item's stage-3 reads; stage 1's own barrier (kOneBuffer) ends these reads.
+        static_assert(kOneBuffer && (kE / 2) * kT <= kSlots, "the halves fit one buffer");
+        sequence_barrier<kLogBarrier>();
+#pragma unroll
+        for (int q = 0; q < kE / 2; ++q) buf1[q * kT + j] = given(q);
+        sequence_barrier<kLogBarrier>();
+#pragma unroll
+        for (int q = 0; q < kE / 2; ++q) a[kE - 1 - q] = buf1[q * kT + partner];
       }
     } else if constexpr (kRows) {
       // 2 A[n] from the words of rows q and R - q, swapped within the lane pair (every lane of
@@ -737,10 +752,12 @@ constexpr auto c2r_kernel(bool paired) {
   }
 }
 
-/// FFTCORE_TC_C2R_PAIRED=3 runs the C2R split of 512- and 1024-point passes paired
-/// (kSplitInPaired; off by default until measured on a GPU, session 42; read once).
+/// The C2R split of the 512-, 1024- and 2048-point passes runs paired (kSplitInPaired) unless
+/// FFTCORE_TC_C2R_PAIRED=0 (read once). H200, ms per 2^28 reals, three runs each in one call
+/// (fftcore/NOTES.md, session 43): 2^10 reals 0.335-0.338 unpaired, 0.302-0.303 paired; 2^11
+/// 0.398-0.401, 0.347-0.349.
 bool c2r_paired_on() noexcept {
-  static bool const on = env_mode("FFTCORE_TC_C2R_PAIRED") == 3;
+  static bool const on = env_mode("FFTCORE_TC_C2R_PAIRED") != 0;
   return on;
 }
 
