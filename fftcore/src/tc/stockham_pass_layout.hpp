@@ -114,9 +114,10 @@ FFTCORE_HD constexpr bool r2c_length(int log_l) {
 }
 /// Whether the fused C2R split takes the pairs X[n], X[M - n] into one lane (c2r_paired_source):
 /// one warp per sequence (T = 32: L = 512 and 1024), where the partner's half is a shuffle away,
-/// and two (T = 64: L = 2048), where it comes through the exchange buffer (one more barrier).
+/// and more (T = 64 .. 512: L = 2048 .. 16384), where it comes through the exchange buffer (one
+/// more barrier).
 FFTCORE_HD constexpr bool c2r_paired(int log_l) {
-  return log_sequence_threads(log_l) == 5 || log_sequence_threads(log_l) == 6;
+  return log_sequence_threads(log_l) >= 5 && log_l <= kMaxLogLengthReal;
 }
 /// Where lane j's stage-1 input k (conj Z[n], n = j + T k) comes from in the paired C2R split:
 /// lane j loads X[n] and X[M - n] for its pairs p < E / 2 (n = j + T p) and computes Z[n] and

@@ -232,7 +232,7 @@ __device__ __forceinline__ void sequence_barrier() {
 /// kColumns is no split but the column variant (stockham::columns_eligible): C adjacent columns
 /// of points in_elem_stride apart in place of a round's sequences. kSplitInPaired is the C2R
 /// split with each pair X[n], X[M - n] in one lane (stockham::c2r_paired_source, L = 512 ..
-/// 2048), where kSplitIn has both lanes of a pair load both words and compute its Z.
+/// 16384), where kSplitIn has both lanes of a pair load both words and compute its Z.
 enum RealSplit : int {
   kNoSplit = 0,
   kSplitOut = 1,
@@ -264,9 +264,9 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   constexpr int kT = 1 << kLogT;
   static_assert(stockham::stages(kLogL) == 3, "stages of radices E, 16, L / (16 E)");
   static_assert(kReal == kNoSplit || kLogL <= stockham::kMaxLogLengthReal, "W_2M^j from coarse");
-  // The C2R split, unpaired or paired (one or two warps per sequence).
+  // The C2R split, unpaired or paired.
   constexpr bool kPairedIn = kReal == kSplitInPaired;
-  static_assert(!kPairedIn || stockham::c2r_paired(kLogL), "the paired C2R: T = 32 or 64");
+  static_assert(!kPairedIn || stockham::c2r_paired(kLogL), "the paired C2R: T >= 32");
   constexpr bool kSplitInAny = kReal == kSplitIn || kPairedIn;
   static_assert(kReal != kRowPairs || (kLogL >= stockham::kMinLogLengthRowPairs &&
                                        kLogL <= stockham::kMaxLogLengthRowPairs && !kInverse &&
@@ -550,8 +550,8 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
                                       __shfl_sync(0xffffffffu, src.y, partner));
         }
       } else {
-        // T = 64: the partner is in the sequence's other warp (lane 32 is its own), so the
-        // halves go through the exchange buffer, slot q T + j: after the barrier that ends the
+        // T >= 64: the partner is in another warp of the sequence (lane T / 2 is its own), so
+        // the halves go through the exchange buffer, slot q T + j: after the barrier that ends the
         // last item's stage-3 reads; stage 1's own barrier (kOneBuffer) ends these reads.
         static_assert(kOneBuffer && (kE / 2) * kT <= kSlots, "the halves fit one buffer");
         sequence_barrier<kLogBarrier>();
@@ -752,10 +752,11 @@ constexpr auto c2r_kernel(bool paired) {
   }
 }
 
-/// The C2R split of the 512-, 1024- and 2048-point passes runs paired (kSplitInPaired) unless
-/// FFTCORE_TC_C2R_PAIRED=0 (read once). H200, ms per 2^28 reals, three runs each in one call
-/// (fftcore/NOTES.md, session 43): 2^10 reals 0.335-0.338 unpaired, 0.302-0.303 paired; 2^11
-/// 0.398-0.401, 0.347-0.349.
+/// The C2R split of every length (512 .. 16384 points) runs paired (kSplitInPaired) unless
+/// FFTCORE_TC_C2R_PAIRED=0 (read once). H200, ms per 2^28 reals, unpaired / paired, three runs
+/// each in one call (fftcore/NOTES.md, session 43): 2^10 reals 0.335-0.341 / 0.300-0.303, 2^11
+/// 0.398-0.405 / 0.347-0.350, 2^12 0.375-0.380 / 0.350-0.356, 2^13 0.395-0.397 / 0.368-0.371,
+/// 2^14 0.420-0.422 / 0.402-0.404, 2^15 0.511-0.513 / 0.467-0.474.
 bool c2r_paired_on() noexcept {
   static bool const on = env_mode("FFTCORE_TC_C2R_PAIRED") != 0;
   return on;
