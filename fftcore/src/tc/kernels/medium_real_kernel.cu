@@ -12,6 +12,7 @@
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
+#include "tc/kernels/pass_launch.hpp"
 #include "tc/medium_real_layout.hpp"
 #include "tc/real_split.hpp"
 #include "tc/real_transform.hpp"
@@ -45,9 +46,10 @@ __device__ __forceinline__ void split_item(int t, bool zero, float2 wt, int k2, 
 
 /// X[k] (k <= M) of the rows' reals z (M words, read as complex), or z from X; f: the whole
 /// transform's scale (RealLayout::split_factor). kPadded: the half spectrum's rows lie M + 8
-/// words apart (rank 2's Y, RealLayout::y_pitch), else M + 1.
-template <int kLogM, bool kForward, bool kPadded>
-__global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
+/// words apart (rank 2's Y, RealLayout::y_pitch), else M + 1. kMinBlocks: resident blocks per
+/// SM it is built for (3: at most 80 registers; the unpadded C2R's: medium_c2r_kernel).
+template <int kLogM, bool kForward, bool kPadded, int kMinBlocks = kForward ? 3 : 2>
+__global__ void __launch_bounds__(32 * mr::kWarps, kMinBlocks)
     medium_real_kernel(std::uint32_t const* in, std::uint32_t* out, std::int64_t rows, float f) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kM = 1 << kLogM;
@@ -313,6 +315,22 @@ __global__ void __launch_bounds__(32 * mr::kWarps, kForward ? 3 : 2)
   }
 }
 
+/// The unpadded C2R's resident blocks per SM: built for 3 (80 registers, no spills; 24 warps per
+/// SM), or for 2 with FFTCORE_TC_MEDIUM_C2R_BLOCKS=2 (116-128 registers; read once). H200, ms
+/// per 2^28 reals, three runs each in rotation in one call (fftcore/NOTES.md, session 43), 2 / 3
+/// / 4 blocks: 2^7 reals 0.330-0.336 / 0.308-0.311 / 0.316-0.317, 2^8 0.343-0.357 / 0.324-0.328
+/// / 0.344-0.345, 2^9 0.367-0.375 / 0.349-0.352 / 0.352-0.355 (4: 64 registers, spills of
+/// 12-20 bytes at M = 64 and 128). The padded C2R (rank 2) stays at 2: it spills at 3.
+bool medium_c2r_two_blocks() noexcept {
+  static bool const two = env_int("FFTCORE_TC_MEDIUM_C2R_BLOCKS", 3) == 2;
+  return two;
+}
+template <int kLogM>
+auto medium_c2r_kernel() noexcept {
+  return medium_c2r_two_blocks() ? medium_real_kernel<kLogM, false, false, 2>
+                                 : medium_real_kernel<kLogM, false, false, 3>;
+}
+
 template <int kLogM>
 cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out,
                      cudaStream_t stream) noexcept {
@@ -329,13 +347,13 @@ cudaError_t launch_m(SplitArgs const& a, bool forward, void const* in, void* out
   if constexpr (mr::shared_split(kLogM)) {  // 1-D only: rows of M + 1
     if (padded) return cudaErrorInvalidValue;
     auto const kernel =
-        forward ? medium_real_kernel<kLogM, true, false> : medium_real_kernel<kLogM, false, false>;
+        forward ? medium_real_kernel<kLogM, true, false> : medium_c2r_kernel<kLogM>();
     return launch_chained(kernel, grid, 32 * mr::kWarps, 0, stream, src, dst, a.rows, a.factor);
   } else {
     auto const kernel = forward ? (padded ? medium_real_kernel<kLogM, true, true>
                                           : medium_real_kernel<kLogM, true, false>)
-                                : (padded ? medium_real_kernel<kLogM, false, true>
-                                          : medium_real_kernel<kLogM, false, false>);
+                        : padded ? medium_real_kernel<kLogM, false, true>
+                                 : medium_c2r_kernel<kLogM>();
     return launch_chained(kernel, grid, 32 * mr::kWarps, 0, stream, src, dst, a.rows, a.factor);
   }
 }
