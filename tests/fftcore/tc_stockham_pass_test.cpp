@@ -661,7 +661,7 @@ TEST(TcStockhamPass, WarpPairedR2cDealKeepsEachSplitPairInTwoLanes) {
 /// applies real_split.hpp's split with W_2M^n = W_2M^j W_2E^(u + k E / R3) and stores X[n] and
 /// X[M - n] at the kernel's offsets. Every X[0..M] written once and equal to the real DFT of
 /// the 2M reals.
-/// The paired C2R split (c2r_paired_source, L = 512 and 1024): every stage-1 input conj Z[n] of
+/// The paired C2R split (c2r_paired_source, L = 512 .. 16384): every stage-1 input conj Z[n] of
 /// every lane comes from exactly one lane's pair (X[n'], X[M - n']) - its Z[n'] or Z[M - n'] - or
 /// lane 0's middle, and equals the split of real_split.hpp computed in double from random X.
 TEST(TcStockhamPass, PairedC2rSourcesGiveEachInputOnce) {

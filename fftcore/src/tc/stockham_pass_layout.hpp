@@ -123,10 +123,10 @@ FFTCORE_HD constexpr bool c2r_paired(int log_l) {
 /// lane j loads X[n] and X[M - n] for its pairs p < E / 2 (n = j + T p) and computes Z[n] and
 /// Z[M - n] from each (split_inverse_pair); its inputs k < E / 2 are its own pairs' Z[n]; those
 /// from E / 2 on are lane (T - j) mod T's mirrors Z[M - n'] of its pair E - 1 - k (M - n' = j +
-/// T k), which a shuffle brings. Lane 0 is its own partner with a shift: its pair p's mirror is
-/// its own input E - p (so its input k > E / 2 is its pair E - k's mirror), pair 0's mirror Z[M]
-/// does not exist (n = 0 pairs X[0] with X[M]), and its input E / 2 (n = M / 2, its own mirror)
-/// comes from X[M / 2] alone (`middle`).
+/// T k), which a shuffle (T = 32) or the exchange buffer brings. Lane 0 is its own partner with
+/// a shift: its pair p's mirror is its own input E - p (so its input k > E / 2 is its pair
+/// E - k's mirror), pair 0's mirror Z[M] does not exist (n = 0 pairs X[0] with X[M]), and its
+/// input E / 2 (n = M / 2, its own mirror) comes from X[M / 2] alone (`middle`).
 struct PairedSource {
   int lane;     ///< the lane that computes it
   int pair;     ///< from that lane's pair p (n = lane + T p)

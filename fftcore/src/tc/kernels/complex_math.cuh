@@ -39,6 +39,7 @@ __device__ __forceinline__ float2 csub(float2 a, float2 b) {
 __device__ __forceinline__ float2 cscale(float2 a, float s) {
   return make_float2(a.x * s, a.y * s);
 }
+__device__ __forceinline__ float2 cconj(float2 a) { return make_float2(a.x, -a.y); }
 
 /// W_{2^14}^index from the coarse table, conjugated for the inverse direction.
 __device__ __forceinline__ float2 coarse_twiddle(float2 const* coarse, int index, bool inverse) {
@@ -144,6 +145,19 @@ __device__ __forceinline__ float2 split_inverse_quarter(float2 a, float2 b, floa
   float const dx = a.x - b.x, dy = a.y + b.y;
   float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
   return make_float2(fmaf(sx, 0.25f, -py), fmaf(sy, 0.25f, px));
+}
+
+/// Both values of the pair from one s and d: zn = Z[n] / 4 (split_inverse_quarter) and
+/// zm = Z[M - n] / 4 = conj(s / 4 - i conj(w) d) (real_split.hpp's split_inverse_pair). zm.y
+/// is written as -(s_y / 4 - p_x), the form whose conjugate the paired Stockham C2R compiled
+/// and was measured with (same SASS).
+__device__ __forceinline__ void split_inverse_quarter_pair(float2 a, float2 b, float2 w,
+                                                           float2& zn, float2& zm) {
+  float const sx = a.x + b.x, sy = a.y - b.y;
+  float const dx = a.x - b.x, dy = a.y + b.y;
+  float const px = w.x * dx + w.y * dy, py = w.x * dy - w.y * dx;  // conj(w) d
+  zn = make_float2(fmaf(sx, 0.25f, -py), fmaf(sy, 0.25f, px));
+  zm = make_float2(fmaf(sx, 0.25f, py), -fmaf(sy, 0.25f, -px));
 }
 
 /// W_8^k (k < 8) without a table: the twiddles inside the radix-2/4/8 butterflies.

@@ -42,19 +42,6 @@ __device__ __forceinline__ float2 w_2e(int i) {
   return kLogE == 4 ? w32(i) : w64(i);
 }
 
-/// The C2R split of the pair x = X[n], y = X[M - n] with w4 = W_2M^n / 4 (real_split.hpp's
-/// split_inverse_pair, the quarter in w4 and the pass's scale, conjugated for the forward DFT
-/// the inverse runs on): own = conj Z[n] / 4, mirror = conj Z[M - n] / 4. With s = x + conj y,
-/// d = x - conj y, q = conj(w) d: Z[n] = s + i q, Z[M - n] = conj(s - i q).
-__device__ __forceinline__ void c2r_split_pair(float2 x, float2 y, float2 w4, float2& own,
-                                               float2& mirror) {
-  float const sx = x.x + y.x, sy = x.y - y.y;
-  float const dx = x.x - y.x, dy = x.y + y.y;
-  float const px = w4.x * dx + w4.y * dy, py = w4.x * dy - w4.y * dx;  // conj(w4) d
-  own = make_float2(fmaf(sx, 0.25f, -py), -fmaf(sy, 0.25f, px));
-  mirror = make_float2(fmaf(sx, 0.25f, py), fmaf(sy, 0.25f, -px));
-}
-
 /// W_2M^n (M = L = 2^kLogL, n < 2M) from the coarse table W_2^14: at 2M = 2^15, past the table,
 /// W_2^14^(n / 2) times W_2^15 for odd n.
 template <int kLogL>
@@ -515,20 +502,19 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
       // 62 fewer FMUL per thread and item at L = 1024 and 2048, C2R 2^11..2^14 reals 1-3 %
       // faster on the H200, session 42).
       float2 const wsplit4 = cscale(split_base(), 0.25f);
-      // conj Z[n] / 4 (c2r_split_pair; n = 0 pairs X[0] with X[M], their imaginary parts ignored
-      // as cuFFT does; the mirror is lane T - j's own and unused here).
+      // conj Z[n] / 4 (split_inverse_quarter, conjugated for the forward DFT the inverse runs
+      // on; n = 0 pairs X[0] with X[M], their imaginary parts ignored as cuFFT does).
 #pragma unroll
       for (int i = 0; i < kE; ++i) {
         float2 x = unpack_word(raw[i]);
         float2 y = unpack_word(other[i]);
         if (i == 0 && j == 0) x.y = y.y = 0.f;
-        float2 unused;
-        c2r_split_pair(x, y, cmul(wsplit4, w_2e<kLogE>(i)), a[i], unused);
+        a[i] = cconj(split_inverse_quarter(x, y, cmul(wsplit4, w_2e<kLogE>(i))));
       }
     } else if constexpr (kPairedIn) {
-      // conj Z[n] / 4 and conj Z[M - n] / 4 from each pair (c2r_split_pair), then the inputs
-      // from E / 2 on from lane (T - j) mod T's mirrors (stockham::c2r_paired_source; lane 0
-      // shifted, its Z[M / 2] = 2 conj X[M / 2]).
+      // conj Z[n] / 4 and conj Z[M - n] / 4 from each pair (split_inverse_quarter_pair), then
+      // the inputs from E / 2 on from lane (T - j) mod T's mirrors (stockham::c2r_paired_source;
+      // lane 0 shifted, its Z[M / 2] = 2 conj X[M / 2]).
       float2 const wsplit4 = cscale(split_base(), 0.25f);
       float2 mz[kE / 2];
 #pragma unroll
@@ -536,7 +522,10 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
         float2 x = unpack_word(raw[i]);
         float2 y = unpack_word(raw[kE / 2 + i]);
         if (i == 0 && j == 0) x.y = y.y = 0.f;
-        c2r_split_pair(x, y, cmul(wsplit4, w_2e<kLogE>(i)), a[i], mz[i]);
+        float2 zn, zm;
+        split_inverse_quarter_pair(x, y, cmul(wsplit4, w_2e<kLogE>(i)), zn, zm);
+        a[i] = cconj(zn);
+        mz[i] = cconj(zm);
       }
       float2 const half = cscale(unpack_word(middle), 0.5f);  // conj(2 conj X[M / 2]) / 4
       int const partner = (kT - j) & (kT - 1);
@@ -738,15 +727,14 @@ constexpr auto row_pairs_in_kernel() {
   return stockham_pass_kernel<kLogL, true, false, kRowPairsIn>;
 }
 
-/// The C2R split's kernel up to L = 16384, else the plain inverse one (likewise never launched
-/// with real_in); the paired one (kSplitInPaired) with `paired` where stockham::c2r_paired.
+/// The C2R split's kernel up to L = 16384 (every such length pairs: stockham::c2r_paired),
+/// paired (kSplitInPaired) or not; else the plain inverse one (likewise never launched with
+/// real_in).
 template <int kLogL>
 constexpr auto c2r_kernel(bool paired) {
   if constexpr (stockham::c2r_paired(kLogL)) {
     return paired ? stockham_pass_kernel<kLogL, true, false, kSplitInPaired>
                   : stockham_pass_kernel<kLogL, true, false, kSplitIn>;
-  } else if constexpr (kLogL <= stockham::kMaxLogLengthReal) {
-    return stockham_pass_kernel<kLogL, true, false, kSplitIn>;
   } else {
     return stockham_pass_kernel<kLogL, true, false>;
   }
