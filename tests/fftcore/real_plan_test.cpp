@@ -18,6 +18,7 @@
 
 #include "../../fftcore/src/tc/column_pass_layout.hpp"
 #include "../../fftcore/src/tc/fast_pass_layout.hpp"
+#include "../../fftcore/src/tc/mirror_pass_layout.hpp"
 #include "../../fftcore/src/tc/real_layout.hpp"
 #include "../../fftcore/src/tc/real_split.hpp"
 #include "../../fftcore/src/tc/stockham_pass_layout.hpp"
@@ -151,6 +152,57 @@ void emulate_pairs_pass(PassParams const& p, std::vector<cd> const& src, std::ve
   }
 }
 
+/// The mirror pass (PassParams::real_mirror) with the kernel's maps: each block's two groups of
+/// sequences (mirror_pass::sequence) transformed and scaled, then its pair slots' split
+/// (mirror_pass::pair_slot), X[M - k] checked to be the partner's output.
+void emulate_mirror_pass(PassParams const& p, std::vector<cd> const& src, std::vector<cd>& dst) {
+  namespace mp = fftcore::detail::tc::mirror_pass;
+  namespace tc = fftcore::detail::tc;
+  int const log_d0 = p.mirror_log_sequences;
+  std::int64_t const d0 = std::int64_t{1} << log_d0, m = d0 * mp::kLength;
+  std::int64_t const groups = std::int64_t{1} << mp::log_groups(log_d0);
+  ASSERT_EQ(p.blocks, groups * p.extent[1]);
+  for (std::int64_t b = 0; b < p.blocks; ++b) {
+    int const g = static_cast<int>(b % groups);
+    std::int64_t const in = (b / groups) * p.in_stride[1], out = (b / groups) * p.out_stride[1];
+    std::vector<cd> z[2][mp::kGroup];
+    for (int h = 0; h < 2; ++h) {
+      for (int t = 0; t < mp::kGroup; ++t) {
+        std::int64_t const first = in + mp::sequence(g, h, t, log_d0) * std::int64_t{mp::kLength};
+        std::vector<cd> seq(src.begin() + first, src.begin() + first + mp::kLength);
+        fft(seq.data(), seq.size(), 1, -1);
+        for (cd& v : seq) v *= static_cast<double>(p.scale);
+        z[h][t] = seq;
+      }
+    }
+    auto const put = [&](std::int64_t k, float2 v) {
+      dst.at(static_cast<std::size_t>(out + k)) = to_cd(v);
+    };
+    for (int t = 0; t < mp::kGroup; ++t) {
+      for (int r = 0; r < mp::kLength; ++r) {
+        mp::PairSlot const ps = mp::pair_slot(g, t, r);
+        float2 const za = to_f2(z[ps.h_a][t].at(static_cast<std::size_t>(ps.row_a)));
+        std::int64_t const k = mp::sequence(g, ps.h_a, t, log_d0) + d0 * ps.row_a;
+        float2 xk, xm;
+        if (ps.ends) {
+          tc::split_forward_ends(za, 1.0f, xk, xm);
+          put(0, xk);
+          put(m, xm);
+          put(m / 2, tc::split_forward_middle(to_f2(z[0][0].at(mp::kLength / 2)), 1.0f));
+          continue;
+        }
+        ASSERT_EQ(mp::sequence(g, ps.h_b, t, log_d0) + d0 * ps.row_b, m - k);
+        float2 const zb = to_f2(z[ps.h_b][t].at(static_cast<std::size_t>(ps.row_b)));
+        tc::split_forward_pair(za, zb,
+                               tc::split_twiddle(static_cast<std::uint32_t>(k), log_d0 + 7), 1.0f,
+                               xk, xm);
+        put(k, xk);
+        put(m - k, xm);
+      }
+    }
+  }
+}
+
 /// Calls fn(q, R - q, in_image, out_image) for every sequence q of a row-pair pass
 /// (PassParams::real_row_pairs), in the kernel's blocks and tiles.
 template <class Fn>
@@ -252,6 +304,12 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
     if (p.real_pairs != 0) {
       EXPECT_EQ(dst_id, RealBuffer::kOut);
       emulate_pairs_pass(p, src, dst);
+      continue;
+    }
+    if (p.real_mirror != 0) {
+      EXPECT_EQ(src_id, RealBuffer::kRowWorkspace);
+      EXPECT_EQ(dst_id, RealBuffer::kOut);
+      emulate_mirror_pass(p, src, dst);
       continue;
     }
     if (p.real_row_pairs != 0) {
@@ -404,10 +462,14 @@ void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::ve
 }
 
 /// Emulates the Tensor Core real plan of `d` on `in` (complex view of the data) into `out`.
+/// `mirror`: the mirror pass's fewest sequences (log2, 0: none), build_real_layout's
+/// mirror_log_sequences.
 void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in, std::vector<cd>& out,
-                       int row_pairs = fftcore::detail::tc::kLogMinRowPairsColumns) {
+                       int row_pairs = fftcore::detail::tc::kLogMinRowPairsColumns,
+                       int mirror = 0) {
   RealLayout layout;
-  ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout, true, true, row_pairs),
+  ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout, true, true, row_pairs, false, false,
+                                                   true, false, mirror),
             Status::kSuccess);
   std::size_t const m = std::size_t{1} << layout.log_m;
   auto const rows = static_cast<std::size_t>(layout.rows);
@@ -468,7 +530,7 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in, st
   }
   if (layout.r2c) {
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, false, buf));
-    if (layout.fused || layout.paired) {  // the row passes wrote the half spectrum
+    if (layout.fused || layout.paired || layout.mirror) {  // the row passes wrote X
       ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
       out = buf[RealBuffer::kOut];
       return;
@@ -861,6 +923,87 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
   check_shape(0, 1 << 17, 16, Scaling::kNone);
   check_shape(0, 1 << 16, 33, Scaling::kBySqrtN);  // 128 + 256
   check_shape(0, 1 << 18, 1, Scaling::kByN);       // 512 + 256 (the register-chained pass)
+}
+
+/// The mirror pass (RealLayout::mirror, mirror_pass_layout.hpp): where the planner takes it (the
+/// 1-D R2C of 2^17..2^20 reals from D0 = 2^mirror_log_sequences, the first pass with 128 items,
+/// ahead of the halves and the paired split, as a fast- or slow-DRAM device), its two passes,
+/// and the R2C emulated in double with the kernel's maps against the reference, scaled or not;
+/// where it is not: the C2R, too few items, D0 above 4096 or below the switch's, switched off.
+TEST(RealPlan, MirrorPassEmulatedWithTheKernelMaps) {
+  namespace mp = fftcore::detail::tc::mirror_pass;
+  namespace tc = fftcore::detail::tc;
+  struct Case {
+    int log_n;
+    std::int64_t batch;
+    Scaling scaling;
+  };
+  auto const planned = [](int log_n, std::int64_t batch, Transform kind, Scaling scaling,
+                          bool fast_dram, int mirror, RealLayout& l) {
+    return tc::build_real_layout(real_desc(0, std::int64_t{1} << log_n, batch, kind, scaling), l,
+                                 true, true, tc::kLogMinRowPairsColumns, true, true, true,
+                                 fast_dram, mirror);
+  };
+  for (Case const c : {Case{17, 33, Scaling::kNone}, Case{18, 33, Scaling::kByN},
+                       Case{19, 17, Scaling::kBySqrtN}, Case{20, 9, Scaling::kNone}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(c.log_n) + " batch " + std::to_string(c.batch));
+    std::int64_t const n = std::int64_t{1} << c.log_n, m = n / 2;
+    for (bool const fast_dram : {false, true}) {
+      RealLayout l;
+      ASSERT_EQ(planned(c.log_n, c.batch, Transform::kR2C, c.scaling, fast_dram,
+                        mp::kMinLogSequences, l),
+                Status::kSuccess);
+      ASSERT_TRUE(l.mirror);
+      EXPECT_FALSE(l.halves || l.paired || l.z_fp16 || l.fused);
+      EXPECT_TRUE(l.split_in_row_pass());
+      ASSERT_EQ(l.row.passes.size(), 2u);
+      PassParams const& first = l.row.passes.front();
+      PassParams const& last = l.row.passes.back();
+      EXPECT_EQ(first.log_length, c.log_n - 8);
+      EXPECT_EQ(first.log_twiddle_n, c.log_n - 1);
+      EXPECT_EQ(first.src, Buffer::kIn);
+      EXPECT_EQ(first.dst, Buffer::kWorkspace);
+      EXPECT_EQ(last.real_mirror, 1);
+      EXPECT_EQ(last.mirror_log_sequences, c.log_n - 8);
+      EXPECT_EQ(last.dst, Buffer::kOut);
+      EXPECT_TRUE(mp::eligible(last));
+      EXPECT_GE(l.workspace_bytes, static_cast<std::size_t>(c.batch * m * 4));
+    }
+    unsigned const seed = static_cast<unsigned>(c.log_n * 131 + c.batch);
+    auto const x = random_real(static_cast<std::size_t>(n * c.batch), seed);
+    std::vector<cd> packed(x.size() / 2);
+    for (std::size_t i = 0; i < packed.size(); ++i) packed[i] = {x[2 * i], x[2 * i + 1]};
+    auto ref = reference_r2c(x, 1, n, c.batch);
+    double const s = scale_of(c.scaling, static_cast<double>(n));
+    for (auto& v : ref) v *= s;
+    std::vector<cd> spectrum;
+    ASSERT_NO_FATAL_FAILURE(
+        emulate_real_plan(real_desc(0, n, c.batch, Transform::kR2C, c.scaling), packed, spectrum,
+                          tc::kLogMinRowPairsColumns, mp::kMinLogSequences));
+    ASSERT_EQ(spectrum.size(), ref.size());
+    EXPECT_LT(tcfft::testing::relative_l2_error(spectrum, ref), 2e-6);
+  }
+  // The default switch starts at D0 = 1024 (2^18 reals); the C2R, 2^21 reals (D0 = 8192), too
+  // few items for the first pass (2^18 x 31: 124) and the switch off keep the other layouts.
+  RealLayout l;
+  ASSERT_EQ(planned(17, 33, Transform::kR2C, Scaling::kNone, true, tc::kLogMinMirrorSequences, l),
+            Status::kSuccess);
+  EXPECT_FALSE(l.mirror);
+  ASSERT_EQ(planned(18, 33, Transform::kR2C, Scaling::kNone, true, tc::kLogMinMirrorSequences, l),
+            Status::kSuccess);
+  EXPECT_TRUE(l.mirror);
+  for (auto const& [log_n, batch, kind, mirror] :
+       std::vector<std::tuple<int, std::int64_t, Transform, int>>{
+           {18, 33, Transform::kC2R, 9},
+           {21, 64, Transform::kR2C, 9},
+           {18, 31, Transform::kR2C, 9},
+           {20, 7, Transform::kR2C, 9},
+           {19, 64, Transform::kR2C, 0}}) {
+    SCOPED_TRACE("not taken: n = 2^" + std::to_string(log_n) + " batch " + std::to_string(batch));
+    ASSERT_EQ(planned(log_n, batch, kind, Scaling::kNone, true, mirror, l), Status::kSuccess);
+    EXPECT_FALSE(l.mirror);
+    for (PassParams const& p : l.row.passes) EXPECT_EQ(p.real_mirror, 0);
+  }
 }
 
 /// The paired R2C (PassParams::real_pairs): where the planner takes it, every block's sequences

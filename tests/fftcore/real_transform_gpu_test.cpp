@@ -413,9 +413,23 @@ TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
   }
 }
 
+/// The R2C sizes of the mirror pass (RealLayout::mirror: 2^18..2^20 reals where the first pass
+/// has 128 items, and 2^17 with FFTCORE_TC_REAL_MIRROR=9, the ctest entry
+/// RealTransform.R2cMirrorFrom2e17; RealTransform.R2cWithoutMirror runs them on the layouts
+/// before it): every D0 (512..4096), odd batches (whole group pairs, the lone self-mirrored
+/// sequences 0 and D0 / 2 in each transform); a set for compute-sanitizer.
+TEST_F(RealTransform, R2cMirrorSizesOddBatches) {
+  for (auto const& [k, batch] : std::vector<std::pair<int, std::int64_t>>{
+           {17, 33}, {18, 33}, {19, 17}, {20, 9}}) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    compare_r2c(0, std::int64_t{1} << k, batch);
+  }
+}
+
 /// The R2C sizes of two tall passes over half the data (RealLayout::halves: 2^19..2^22 reals
-/// where each pass has 128 items; FFTCORE_TC_REAL_HALVES, on by default): every pair of
-/// lengths (pass 1: 1024..4096; pass 2: 512, 1024), odd batches; a set for compute-sanitizer.
+/// where each pass has 128 items; FFTCORE_TC_REAL_HALVES, on by default; ctest runs it with the
+/// mirror pass off, which takes 2^19 and 2^20 before them): every pair of lengths (pass 1:
+/// 1024..4096; pass 2: 512, 1024), odd batches; a set for compute-sanitizer.
 TEST_F(RealTransform, R2cHalvesOddBatches) {
   for (auto const& [k, batch] :
        std::vector<std::pair<int, std::int64_t>>{{19, 17}, {20, 9}, {21, 5}, {22, 3}, {20, 65}}) {

@@ -491,7 +491,8 @@ Status build_layout(PlanDesc const& desc, PlanOptions const& options,
 
 Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Scaling scaling,
                          PassLayout& layout, bool fp32_ends, std::int64_t in_pitch,
-                         std::int64_t out_pitch, bool tall, bool fast_dram) noexcept {
+                         std::int64_t out_pitch, bool tall, bool fast_dram,
+                         std::vector<int> const& split) noexcept {
   if (log_n < 1 || log_n > kLogMaxLength1d || vector < 1 || batch < 1) {
     return Status::kUnsupportedSize;
   }
@@ -506,6 +507,7 @@ Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch, Sca
     options.tall_rows = tall;
     options.fast_dram = fast_dram;
     options.long_split = false;  // the real row FFTs: two passes, one of which takes the split
+    options.split = split;
     append_axis(log_n, vector, batch, layout.passes, options, in_pitch, out_pitch);
     assign_buffers(layout.passes, false);
     return finish_layout(scaling, false, batch * vector * (std::int64_t{1} << log_n), layout);

@@ -97,11 +97,13 @@ struct PlanOptions {
 /// in_pitch / out_pitch (0: vector): the row pitch of kIn / kOut where it is padded beyond
 /// `vector` (the real transforms' FP16 half spectrum, rows of M + 1 padded to 32 bytes).
 /// `tall`: PlanOptions::tall_two_pass and tall_rows (the 1-D real transforms' row FFTs);
-/// `fast_dram`: PlanOptions::fast_dram (with `tall`: fast_dram_split's splits).
+/// `fast_dram`: PlanOptions::fast_dram (with `tall`: fast_dram_split's splits). `split`: the
+/// log2 pass lengths to take (PlanOptions::split; empty: the choices above).
 [[nodiscard]] Status build_axis_layout(int log_n, std::int64_t vector, std::int64_t batch,
                                        Scaling scaling, PassLayout& layout, bool fp32_ends = false,
                                        std::int64_t in_pitch = 0, std::int64_t out_pitch = 0,
-                                       bool tall = false, bool fast_dram = false) noexcept;
+                                       bool tall = false, bool fast_dram = false,
+                                       std::vector<int> const& split = {}) noexcept;
 
 /// Sets the block_origin shortcuts of `p` (PassParams::log_tiles0 ... block_out_step) from its
 /// digits and strides; build_layout and build_axis_layout call it for every pass.

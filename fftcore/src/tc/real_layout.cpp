@@ -17,6 +17,7 @@
 #include "tc/column_pass_layout.hpp"
 #include "tc/fast_pass_layout.hpp"
 #include "tc/long_pass_layout.hpp"
+#include "tc/mirror_pass_layout.hpp"
 #include "tc/stockham_pass_layout.hpp"
 #include "tc/tall_pass_layout.hpp"
 #include "tc/tall_real_layout.hpp"
@@ -86,7 +87,8 @@ RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noe
   if (buffer == Buffer::kWorkspace) {
     return column ? RealBuffer::kColumnWorkspace : RealBuffer::kRowWorkspace;
   }
-  if (layout.paired || layout.column_split || layout.twin || layout.halves) {  // 1-D
+  if (layout.paired || layout.column_split || layout.twin || layout.halves ||
+      layout.mirror) {  // 1-D
     return buffer == Buffer::kIn ? RealBuffer::kIn : RealBuffer::kOut;
   }
   // The row FFT's other side is Z, the column FFT's is Y; the split step sits between them.
@@ -328,6 +330,68 @@ bool fuse_column_split(RealLayout& layout) {
   return true;
 }
 
+/// The mirror pass (real_layout.hpp, mirror_pass_layout.hpp), for a 1-D R2C of M = 128 D0
+/// complex points, 2^min_log_d0 <= D0 <= 4096 (min_log_d0 > 0): the row FFT as the complex
+/// plan of split {log D0, 7} (in -> the row workspace -> out), its first pass with at least
+/// tall_pass::kMinItems items, its last pass rewritten to the mirror pass over the D0 / 64
+/// group pairs of each transform, writing rows of M + 1; the split's scale joins its own.
+bool fuse_mirror(PlanDesc const& desc, RealLayout& layout, int min_log_d0) {
+  int const log_d0 = layout.log_m - mirror_pass::kLogLength;
+  if (!layout.r2c || layout.rank2 || min_log_d0 <= 0 ||
+      log_d0 < std::max(min_log_d0, mirror_pass::kMinLogSequences) ||
+      log_d0 > mirror_pass::kMaxLogSequences) {
+    return false;
+  }
+  PassLayout row;
+  if (build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, row, false, 0, 0, false, false,
+                        {log_d0, mirror_pass::kLogLength}) != Status::kSuccess ||
+      row.passes.size() != 2) {
+    return false;
+  }
+  std::int64_t const m = std::int64_t{1} << layout.log_m;
+  PassParams const& first = row.passes.front();
+  std::int64_t const items =
+      (first.extent[0] >> tall_pass::log_columns(log_d0)) * first.extent[1] * first.extent[2];
+  if (first.log_length != log_d0 || first.extent[0] != mirror_pass::kLength ||
+      first.in_elem_stride != mirror_pass::kLength || first.src != Buffer::kIn ||
+      first.dst != Buffer::kWorkspace || items < tall_pass::kMinItems) {
+    return false;
+  }
+  PassParams p = row.passes.back();
+  if (p.log_length != mirror_pass::kLogLength || p.in_elem_stride != 1 ||
+      p.in_stride[0] != mirror_pass::kLength || p.src != Buffer::kWorkspace) {
+    return false;
+  }
+  p.real_mirror = 1;
+  p.mirror_log_sequences = log_d0;
+  for (int i = 0; i < kDigits; ++i) {
+    p.in_stride[i] = 0;
+    p.out_stride[i] = 0;
+    p.twiddle_stride[i] = 0;
+  }
+  p.log_tile = 0;
+  p.extent[0] = std::int64_t{1} << mirror_pass::log_groups(log_d0);
+  p.extent[1] = layout.rows;
+  p.extent[2] = 1;
+  p.in_stride[1] = m;
+  p.out_stride[1] = m + 1;
+  p.in_elem_stride = 1;
+  p.out_elem_stride = std::int64_t{1} << log_d0;
+  p.tiles0 = p.extent[0];
+  p.blocks = p.extent[0] * layout.rows;
+  p.threads = mirror_pass::kThreads;
+  p.smem_bytes = mirror_pass::kSmemBytes;
+  p.scale *= layout.split_factor;
+  p.scatter = 1;
+  p.dst = Buffer::kOut;
+  set_origin_shortcuts(p);
+  if (!mirror_pass::eligible(p)) return false;
+  row.passes.back() = p;
+  layout.row = std::move(row);
+  layout.mirror = true;
+  return true;
+}
+
 /// The twin R2C (real_layout.hpp), when the 2^15-point complex FFT of the row pairs is one long
 /// pass: that pass over rows / 2 (rounded up) items of two rows, `in` to `out`, at the R2C's
 /// whole scale (the split's 1/2 is the kernel's).
@@ -435,7 +499,7 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
                          int row_pairs_log_columns, bool tall, bool halves,
-                         bool small_512, bool fast_dram) noexcept {
+                         bool small_512, bool fast_dram, int mirror_log_sequences) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -484,11 +548,15 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
                            fuse_row_pairs(desc, layout, row_pairs_log_columns);
   bool const halves_here = halves && !(fast_dram && layout.r2c &&
                                         !tall_real::r2c_halves_on_fast_dram(layout.log_m + 1));
-  bool const halves_built = fuse && halves_here && fp16_rows && build_halves(desc, layout);
-  if (!pairs_built && !halves_built && m > 1 && !layout.small) {
+  bool const mirror_built =
+      fuse && fp16_rows && fuse_mirror(desc, layout, mirror_log_sequences);
+  bool const halves_built =
+      !mirror_built && fuse && halves_here && fp16_rows && build_halves(desc, layout);
+  if (!pairs_built && !halves_built && !mirror_built && m > 1 && !layout.small) {
     if (Status s = build_rows(!fp16_rows); s != Status::kSuccess) return s;
   }
-  if (fp16_rows && !layout.small && !layout.row_pairs && !layout.halves && !fuse_split(layout) &&
+  if (fp16_rows && !layout.small && !layout.row_pairs && !layout.halves && !layout.mirror &&
+      !fuse_split(layout) &&
       !fuse_pairs(layout) && !fuse_column_split(layout)) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..512 points, M =

@@ -36,6 +36,11 @@
 // again in DRAM reads. The C2R the same backwards: the row pairs (in -> Y, inverse: rows q and
 // R - q of the half spectrum in, the two rows of Y out), then the column FFT (Y -> out), which
 // reads aligned rows instead of the half spectrum's.
+// Mirror (1-D R2C of 2^17..2^20 reals, M = 128 D0, in large batches): the row FFT's passes
+// swapped, D0 points down the 128 columns first (twiddled, into the workspace), then the mirror
+// pass: 128 points over the D0 sequences with the split in its store, two mirrored groups of
+// sequences a block (t and D0 - t), so that X[k] and X[M - k] leave as whole 128-byte runs in
+// natural order (mirror_pass_layout.hpp); no Z, no split kernel.
 // Halves (1-D R2C of 2^19..2^22 reals in batches that give each pass 128 items): two tall
 // passes over half the data (tall_real_layout.hpp), the column FFTs of the reals read as
 // complex columns, separated into real columns' spectra and twiddled (in -> Y, the row
@@ -94,10 +99,16 @@ struct RealLayout {
   /// (tall_real_layout.hpp), `in` -> Y (the row workspace; R2C: N2 / 2 + C rows of N1 words a
   /// transform, C2R: N1 rows of P words) -> `out`; no Z, no split kernel.
   bool halves = false;
-  /// Whether the split rides in a row pass (fused, paired, column split, twin, row pairs or
-  /// halves), so that no split kernel runs (`small` has its own kernel instead).
+  /// 1-D R2C of 2^17..2^20 reals (M = 128 D0) in large batches: the row FFT as the complex plan
+  /// of split {log D0, 7}, in -> the row workspace, whose last pass is the mirror pass
+  /// (PassParams::real_mirror, mirror_pass_layout.hpp): the 128-point DFTs over mirrored groups
+  /// of sequences with the split in the store, the half spectrum in natural order (-> out); no
+  /// Z, no split kernel.
+  bool mirror = false;
+  /// Whether the split rides in a row pass (fused, paired, column split, twin, row pairs,
+  /// halves or mirror), so that no split kernel runs (`small` has its own kernel instead).
   [[nodiscard]] bool split_in_row_pass() const noexcept {
-    return fused || paired || column_split || twin || row_pairs || halves;
+    return fused || paired || column_split || twin || row_pairs || halves || mirror;
   }
   /// Rank 2, FP16 Y: its row pitch, M + 1 rounded up to 8 (fused or small), or M (row pairs).
   std::int64_t y_pitch = 0;
@@ -135,6 +146,10 @@ inline constexpr int kLogMinTwinRows = 8;
 /// 1024x1024 R2C 1.117-1.123 -> 0.975-0.983 (1.66x -> 1.90x), C2R equal.
 inline constexpr int kLogMinRowPairsColumns = 9;
 
+/// The mirror pass's default fewest sequences, log2 D0: the 1-D R2C from 2^18 reals
+/// (RealLayout::mirror; FFTCORE_TC_REAL_MIRROR sets it for A/B, tc_real_plan.cpp).
+inline constexpr int kLogMinMirrorSequences = 10;
+
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as
 /// real_buffer() says.
@@ -156,12 +171,15 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 /// choices of a fast-DRAM device (the H200): with `tall`, the R2C's row FFTs in
 /// fast_dram_split's splits where it has one (PlanOptions::fast_dram: the R2C of 2^23, 2^26 and
 /// 2^27 reals from 2^24 elements), and no R2C halves where tall_real::r2c_halves_on_fast_dram
-/// says so (2^19 reals).
+/// says so (2^19 reals). `mirror_log_sequences`: the 1-D R2C of M = 128 D0 complex points with
+/// D0 from 2^mirror_log_sequences to 4096 on the mirror pass (RealLayout::mirror, with `fuse`;
+/// 0: never, below 9 it counts as 9), where its first pass has tall_pass::kMinItems items.
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns,
                                        bool tall = false, bool halves = false,
-                                       bool small_512 = true, bool fast_dram = false) noexcept;
+                                       bool small_512 = true, bool fast_dram = false,
+                                       int mirror_log_sequences = 0) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

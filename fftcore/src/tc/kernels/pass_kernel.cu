@@ -370,6 +370,7 @@ cudaError_t prepare_pass_kernels() noexcept {
   cudaError_t e = prepare_shifted(Lengths{});
   if (e == cudaSuccess) e = prepare_fast_pass_kernels();
   if (e == cudaSuccess) e = prepare_column_pass_kernels();
+  if (e == cudaSuccess) e = prepare_mirror_pass_kernels();
   if (e == cudaSuccess) e = prepare_stockham_pass_kernels();
   if (e == cudaSuccess) e = prepare_group_pass_kernels();
   if (e == cudaSuccess) e = prepare_tall_pass_kernels();
@@ -387,6 +388,8 @@ cudaError_t launch_pass(PassParams const& pass, void const* src, void* dst, floa
                         float2 const* fine, bool inverse, cudaStream_t stream) noexcept {
   // The two passes of the real R2C and C2R over half the data: the tall pass only.
   if (pass.real_halves != 0) return launch_tall_real(pass, src, dst, coarse, fine, stream);
+  // The R2C split over mirrored sequence groups, natural order: the mirror pass only.
+  if (pass.real_mirror != 0) return launch_mirror_pass(pass, src, dst, coarse, inverse, stream);
   // The R2C split over sequence pairs: the register-chained pass only.
   if (pass.real_pairs != 0) {
     return runs_fast_pass(pass) ? launch_fast_pass(pass, src, dst, coarse, fine, inverse, stream)

@@ -162,6 +162,14 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                              float2 const* coarse, float2 const* fine, bool inverse,
                                              cudaStream_t stream) noexcept;
 
+/// The mirror pass (kernels/mirror_pass_kernel.cu): the last pass of the 1-D R2C of 2^17..2^20
+/// reals with the split in its store (PassParams::real_mirror, mirror_pass_layout.hpp); forward
+/// only. launch_pass hands it the passes with real_mirror set.
+[[nodiscard]] cudaError_t prepare_mirror_pass_kernels() noexcept;
+[[nodiscard]] cudaError_t launch_mirror_pass(PassParams const& pass, void const* src, void* dst,
+                                             float2 const* coarse, bool inverse,
+                                             cudaStream_t stream) noexcept;
+
 /// Whether launch_pass hands `pass` to the Stockham pass: stockham::eligible (FP16, no load
 /// hook, no pass twiddle, 512 <= L <= 16384, contiguous sequences) unless
 /// FFTCORE_TC_STOCKHAM_PASS=0 is set.
