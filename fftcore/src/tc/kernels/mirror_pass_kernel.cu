@@ -20,9 +20,11 @@ namespace {
 
 namespace mp = mirror_pass;
 
-/// The kernel's blocks per SM (__launch_bounds__): three by default, two with
-/// FFTCORE_TC_MIRROR_BLOCKS=2 (A/B); the shared memory (kSmemBytes) allows three.
-constexpr int kDefaultBlocks = 3;
+/// The kernel's blocks per SM (__launch_bounds__): two by default (127 registers, no spills),
+/// three with FFTCORE_TC_MIRROR_BLOCKS=3 (80 registers: 172 bytes of spills) or
+/// FFTCORE_TC_MIRROR_ZA16=3 (group A's Z in FP16: 28 bytes); the shared memory (kSmemBytes)
+/// allows three. H200, session 44, ms per 2^28 reals of 2^18 (NOTES.md): ...
+constexpr int kDefaultBlocks = 2;
 
 /// kHalfZa: group A's Z rounded to FP16 into its dead staging rows right after its step 2
 /// (nothing held in registers across group B's step 1), B's in FP32 as before.
@@ -70,19 +72,16 @@ __global__ void __launch_bounds__(mp::kThreads, kBlocks)
 
     // The block's 64 sequences to the staging rows: a warp loads 32 adjacent words of one
     // sequence (slot s = 2 j + threadIdx.x / 128, word n = threadIdx.x mod 128), all loads first.
+    {
+      std::uint32_t raw[kLoads];
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {  // group A's words, then group B's
-      std::uint32_t raw[kLoads / 2];
-#pragma unroll
-      for (int i = 0; i < kLoads / 2; ++i) {
-        int const s = 2 * (i + half * kLoads / 2) + s_load;
+      for (int j = 0; j < kLoads; ++j) {
+        int const s = 2 * j + s_load;
         int const seq = mp::sequence(g, s >> mp::kLogGroup, s & (mp::kGroup - 1), kLogD0);
-        raw[i] = in[(static_cast<std::uint32_t>(seq) << mp::kLogLength) + n_load];
+        raw[j] = in[(static_cast<std::uint32_t>(seq) << mp::kLogLength) + n_load];
       }
 #pragma unroll
-      for (int i = 0; i < kLoads / 2; ++i) {
-        staging[mp::staging_word(2 * (i + half * kLoads / 2) + s_load, n_load)] = raw[i];
-      }
+      for (int j = 0; j < kLoads; ++j) staging[mp::staging_word(2 * j + s_load, n_load)] = raw[j];
     }
     __syncthreads();
 
@@ -202,19 +201,24 @@ cudaError_t prepare_one() noexcept {
 template <int kLogD0>
 cudaError_t prepare_length() noexcept {
   cudaError_t e = prepare_one<kLogD0, 2, false>();
-  if (e == cudaSuccess) e = prepare_one<kLogD0, kDefaultBlocks, false>();
-  return e == cudaSuccess ? prepare_one<kLogD0, kDefaultBlocks, true>() : e;
+  if (e == cudaSuccess) e = prepare_one<kLogD0, 3, false>();
+  return e == cudaSuccess ? prepare_one<kLogD0, 3, true>() : e;
 }
 
+/// One block per tile, or (`resident`) as many as stay resident walking the tiles grid-stride
+/// with the next tile's L2 prefetch.
 template <int kLogD0, int kBlocks, bool kHalfZa>
 cudaError_t launch_blocks(PassParams const& pass, void const* src, void* dst,
-                          float2 const* coarse, cudaStream_t stream) noexcept {
+                          float2 const* coarse, bool resident, cudaStream_t stream) noexcept {
   static std::atomic<int> per_sm{0};
-  unsigned grid = 0;
-  if (cudaError_t const e = resident_grid(mirror_pass_kernel<kLogD0, kBlocks, kHalfZa>,
-                                          mp::kThreads, mp::kSmemBytes, per_sm, pass.blocks, grid);
-      e != cudaSuccess) {
-    return e;
+  auto grid = static_cast<unsigned>(pass.blocks);
+  if (resident) {
+    if (cudaError_t const e = resident_grid(mirror_pass_kernel<kLogD0, kBlocks, kHalfZa>,
+                                            mp::kThreads, mp::kSmemBytes, per_sm, pass.blocks,
+                                            grid);
+        e != cudaSuccess) {
+      return e;
+    }
   }
   return launch_chained(mirror_pass_kernel<kLogD0, kBlocks, kHalfZa>, dim3(grid),
                         dim3(mp::kThreads), mp::kSmemBytes, stream, pass, src, dst, coarse);
@@ -223,17 +227,20 @@ cudaError_t launch_blocks(PassParams const& pass, void const* src, void* dst,
 template <int kLogD0>
 cudaError_t launch_one(PassParams const& pass, void const* src, void* dst,
                        float2 const* coarse, cudaStream_t stream) noexcept {
-  // FFTCORE_TC_MIRROR_BLOCKS=2: built for two blocks per SM; FFTCORE_TC_MIRROR_ZA16=3: group
-  // A's Z in FP16 (kHalfZa); FFTCORE_TC_MIRROR_PREFETCH=0: no L2 prefetch of the next tile (A/B,
-  // read once).
-  static bool const two = env_mode("FFTCORE_TC_MIRROR_BLOCKS") == 2;
+  // A/B switches, read once: FFTCORE_TC_MIRROR_BLOCKS=3, built for three blocks per SM;
+  // FFTCORE_TC_MIRROR_ZA16=3, three with group A's Z in FP16 (kHalfZa);
+  // FFTCORE_TC_MIRROR_PERSISTENT=3, resident blocks grid-stride, with the next tile's L2 prefetch
+  // unless FFTCORE_TC_MIRROR_PREFETCH=0.
+  static bool const three = env_mode("FFTCORE_TC_MIRROR_BLOCKS") == 3;
   static bool const half_za = env_mode("FFTCORE_TC_MIRROR_ZA16") == 3;
+  static bool const resident = env_mode("FFTCORE_TC_MIRROR_PERSISTENT") == 3;
   static bool const prefetch = env_switch_on("FFTCORE_TC_MIRROR_PREFETCH");
   PassParams q = pass;
-  q.prefetch_items = prefetch ? 1 : 0;
-  if (two) return launch_blocks<kLogD0, 2, false>(q, src, dst, coarse, stream);
-  return half_za ? launch_blocks<kLogD0, kDefaultBlocks, true>(q, src, dst, coarse, stream)
-                 : launch_blocks<kLogD0, kDefaultBlocks, false>(q, src, dst, coarse, stream);
+  q.prefetch_items = resident && prefetch ? 1 : 0;
+  if (half_za) return launch_blocks<kLogD0, 3, true>(q, src, dst, coarse, resident, stream);
+  if (three) return launch_blocks<kLogD0, 3, false>(q, src, dst, coarse, resident, stream);
+  static_assert(kDefaultBlocks == 2);
+  return launch_blocks<kLogD0, 2, false>(q, src, dst, coarse, resident, stream);
 }
 
 }  // namespace
