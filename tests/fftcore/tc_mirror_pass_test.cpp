@@ -142,6 +142,11 @@ TEST(MirrorPass, SharedAccessesAreConflictFree) {
         EXPECT_EQ(float2_wavefronts(slots), 2);
       }
     }
+    for (int k_hi = w * 2; k_hi < mp::kLength; k_hi += 16) {  // group A's FP16 Z, both ways
+      std::array<int, 32> words{};
+      for (int t = 0; t < 32; ++t) words[static_cast<std::size_t>(t)] = mp::half_z_word(k_hi, t);
+      EXPECT_EQ(word_wavefronts(words), 1);
+    }
     // The split's reads: pair slot r = w + 8 i of every lane, both elements; group 0's lane 0
     // reads elements of its own.
     for (int g = 0; g < 2; ++g) {
@@ -165,6 +170,18 @@ TEST(MirrorPass, SharedMemoryHoldsTheZBufferOverStagingAndExchange) {
   EXPECT_LE(mp::kZSlots * 8, mp::kSmemBytes);
   // Three blocks would need 3 x 65,792 bytes: within an H100 / H200 SM's 227 KiB.
   EXPECT_LE(3 * mp::kSmemBytes, 227 * 1024);
+  // Group A's FP16 Z: every (k_hi, t) once, inside group A's staging rows (slots 0..31), none
+  // in group B's, which its step 1 reads after.
+  std::vector<int> seen(static_cast<std::size_t>(mp::kGroup * mp::kPitch), 0);
+  for (int k_hi = 0; k_hi < mp::kLength; ++k_hi) {
+    for (int t = 0; t < mp::kGroup; ++t) {
+      int const word = mp::half_z_word(k_hi, t);
+      ASSERT_GE(word, 0);
+      ASSERT_LT(word, mp::staging_word(mp::kGroup, 0));
+      ++seen[static_cast<std::size_t>(word)];
+    }
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), mp::kLength * mp::kGroup);
   // The exchange starts 8-byte aligned after the staging words.
   EXPECT_EQ((mp::kStagingWords * 4) % 8, 0);
 }

@@ -27,7 +27,9 @@
 // of sequence t meets bank (t + n) mod 32; then per group step 1 (warp p, lane t: 16-point DFT
 // of words 8 n1 + p of sequence t, times scale W_128^(p k1), to the exchange at [k1][p][t]) and
 // step 2 (the 8-point DFTs of k1 = 2 w, 2 w + 1 over p). Both groups' Z go to the Z buffer
-// [h][k_hi][t] (h = 0: A, 1: B) over the staging words and the exchange.
+// [h][k_hi][t] (h = 0: A, 1: B) over the staging words and the exchange; by default group A's
+// in FP16 over its own staging rows right after its step 2 (half_z_word), so that the kernel
+// holds nothing across group B's step 1 and fits three blocks per SM.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +71,11 @@ FFTCORE_HD constexpr int exchange_slot(int k1, int p, int t) {
 FFTCORE_HD constexpr int z_slot(int h, int k_hi, int t) {
   return (((h << kLogLength) + k_hi) << kLogGroup) + t;
 }
+
+/// The staging word that holds group A's Z of output k_hi, lane t, in FP16 (the kernel's
+/// default form): [k_hi][t] over group A's own staging rows, dead after its step 1.
+FFTCORE_HD constexpr int half_z_word(int k_hi, int t) { return (k_hi << kLogGroup) + t; }
+static_assert(kLength * kGroup <= kGroup * kPitch, "group A's Z fits in its staging rows");
 
 /// The sequence k_lo of lane t of group h (0: A, 1: B) in block group g (D0 = 2^log_d0).
 FFTCORE_HD constexpr int sequence(int g, int h, int t, int log_d0) {

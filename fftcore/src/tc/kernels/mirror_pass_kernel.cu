@@ -4,13 +4,11 @@
 // natural order (mirror_pass_layout.hpp has the maps and why).
 #include <cuda_fp16.h>
 
-#include <atomic>
 #include <cstdint>
 
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
-#include "tc/kernels/l2_prefetch.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/mirror_pass_layout.hpp"
 #include "tc/real_split.hpp"
@@ -20,20 +18,22 @@ namespace {
 
 namespace mp = mirror_pass;
 
-/// The kernel's blocks per SM (__launch_bounds__): two by default (127 registers, no spills),
-/// three with FFTCORE_TC_MIRROR_BLOCKS=3 (80 registers: 172 bytes of spills) or
-/// FFTCORE_TC_MIRROR_ZA16=3 (group A's Z in FP16: 28 bytes); the shared memory (kSmemBytes)
-/// allows three. H200, session 44, ms per 2^28 reals of 2^18 (NOTES.md): ...
-constexpr int kDefaultBlocks = 2;
-
-/// kHalfZa: group A's Z rounded to FP16 into its dead staging rows right after its step 2
-/// (nothing held in registers across group B's step 1), B's in FP32 as before.
-template <int kLogD0, int kBlocks, bool kHalfZa>
-__global__ void __launch_bounds__(mp::kThreads, kBlocks)
+/// kHalfZa (the default): group A's Z rounded to FP16 into its dead staging rows right after
+/// its step 2, so that nothing stays in registers across group B's step 1 and the kernel fits
+/// three blocks per SM (80 registers, 28 bytes of spills); else both groups' Z in FP32 (group
+/// A's held in registers until group B's step 1 is done) at two blocks per SM (127 registers),
+/// FFTCORE_TC_MIRROR_ZA16=0. H200, ms per 2^28 reals, three runs each in one call (NOTES.md,
+/// session 44): 2^18 0.985-0.988 against 1.013-1.025, 2^19 0.994-1.001 against 1.012-1.024,
+/// 2^20 1.024-1.031 against 1.039-1.050; relative L2 error 4.40e-4 against 4.15e-4 (cuFFT
+/// FP16's 1.39-1.80e-3). FP32 at three blocks spilled 172 bytes and ran 1.048-1.097; the blocks
+/// walking the tiles grid-stride (with or without an L2 prefetch of the next tile) 1.08-1.49.
+template <int kLogD0, bool kHalfZa>
+__global__ void __launch_bounds__(mp::kThreads, kHalfZa ? 3 : 2)
     mirror_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
   constexpr int kLogM = kLogD0 + mp::kLogLength;
   constexpr std::uint32_t kM = 1u << kLogM;
+  constexpr std::uint32_t kD0 = 1u << kLogD0;
   constexpr int kR1 = 1 << mp::kLogR1;
   constexpr int kP = mp::kWarps;
   constexpr int kC = 1 << mp::kLogStep2Columns;
@@ -45,86 +45,70 @@ __global__ void __launch_bounds__(mp::kThreads, kBlocks)
 
   int const lane = static_cast<int>(threadIdx.x) & 31;
   int const w = static_cast<int>(threadIdx.x) >> 5;
-  int const n_load = static_cast<int>(threadIdx.x) & (mp::kLength - 1);
-  int const s_load = static_cast<int>(threadIdx.x) >> mp::kLogLength;
-  constexpr int kLoads = mp::kSequences * mp::kLength / mp::kThreads;
-  auto const* const in_all = static_cast<std::uint32_t const*>(src);
-  auto* const out_all = static_cast<std::uint32_t*>(dst);
+  int const g = static_cast<int>(blockIdx.x) & ((1 << kLogGroups) - 1);
+  auto const transform = static_cast<std::int64_t>(blockIdx.x >> kLogGroups);
+  auto const* in = opaque(static_cast<std::uint32_t const*>(src) + transform * kM);
+  auto* out = opaque(static_cast<std::uint32_t*>(dst) + transform * (kM + 1));
 
-  // The tiles (group pair g of transform `transform`) grid-stride; thread 0 asks L2 for the next
-  // tile's two runs of sequences while this one is computed (p.prefetch_items).
-#pragma unroll 1
-  for (std::int64_t tile = blockIdx.x; tile < p.blocks; tile += gridDim.x) {
-    int const g = static_cast<int>(tile) & ((1 << kLogGroups) - 1);
-    std::int64_t const transform = tile >> kLogGroups;
-    auto const* in = opaque(in_all + transform * kM);
-    auto* out = opaque(out_all + transform * (kM + 1));
-    if (p.prefetch_items != 0 && threadIdx.x == 0 && tile + gridDim.x < p.blocks) {
-      std::int64_t const next = tile + gridDim.x;
-      int const gn = static_cast<int>(next) & ((1 << kLogGroups) - 1);
-      auto const* base = in_all + (next >> kLogGroups) * kM;
-      constexpr std::uint32_t kRun = mp::kGroup * mp::kLength * 4;
-      prefetch_l2(base + (gn << (mp::kLogGroup + mp::kLogLength)), kRun);
-      // Group B: sequences D0 - 32 gn - 31 .. D0 - 32 gn (group 0: D0 - 31 .. D0 - 1, and D0 / 2).
-      int const b_first = (1 << kLogD0) - (gn << mp::kLogGroup) - (mp::kGroup - 1);
-      prefetch_l2(base + (b_first << mp::kLogLength), gn == 0 ? kRun - mp::kLength * 4 : kRun);
+  // The block's 64 sequences to the staging rows: a warp loads 32 adjacent words of one
+  // sequence (slot s = 2 j + threadIdx.x / 128, word n = threadIdx.x mod 128), all loads first.
+  {
+    int const n_load = static_cast<int>(threadIdx.x) & (mp::kLength - 1);
+    int const s_load = static_cast<int>(threadIdx.x) >> mp::kLogLength;
+    constexpr int kLoads = mp::kSequences * mp::kLength / mp::kThreads;
+    std::uint32_t raw[kLoads];
+#pragma unroll
+    for (int j = 0; j < kLoads; ++j) {
+      int const s = 2 * j + s_load;
+      int const seq = mp::sequence(g, s >> mp::kLogGroup, s & (mp::kGroup - 1), kLogD0);
+      raw[j] = in[(static_cast<std::uint32_t>(seq) << mp::kLogLength) + n_load];
     }
+#pragma unroll
+    for (int j = 0; j < kLoads; ++j) staging[mp::staging_word(2 * j + s_load, n_load)] = raw[j];
+  }
+  __syncthreads();
 
-    // The block's 64 sequences to the staging rows: a warp loads 32 adjacent words of one
-    // sequence (slot s = 2 j + threadIdx.x / 128, word n = threadIdx.x mod 128), all loads first.
-    {
-      std::uint32_t raw[kLoads];
+  // Step 1 of group h: lane t's 16-point DFT of words 8 n1 + w of its sequence, output k1
+  // times W_128^(w k1) (powers of one table entry, <= 15 deep, formed as they are stored so
+  // that no array of them stays live; the scale rides in the split) to the exchange.
+  auto const step1 = [&](int h) {
+    float2 a[kR1];
 #pragma unroll
-      for (int j = 0; j < kLoads; ++j) {
-        int const s = 2 * j + s_load;
-        int const seq = mp::sequence(g, s >> mp::kLogGroup, s & (mp::kGroup - 1), kLogD0);
-        raw[j] = in[(static_cast<std::uint32_t>(seq) << mp::kLogLength) + n_load];
-      }
-#pragma unroll
-      for (int j = 0; j < kLoads; ++j) staging[mp::staging_word(2 * j + s_load, n_load)] = raw[j];
+    for (int n1 = 0; n1 < kR1; ++n1) {
+      a[n1] = unpack_word(
+          staging[mp::staging_word((h << mp::kLogGroup) + lane, (n1 << mp::kLogWarps) + w)]);
     }
-    __syncthreads();
-
-    // Step 1 of group h: lane t's 16-point DFT of words 8 n1 + w of its sequence, output k1
-    // times W_128^(w k1) (powers of one table entry, <= 15 deep, formed as they are stored so
-    // that no array of them stays live; the scale rides in the split) to the exchange.
-    auto const step1 = [&](int h) {
-      float2 a[kR1];
+    dft_pow2<mp::kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) y[8 n1 + w]
+    float2 const w1 = __ldg(coarse + (w << (kLogCoarse - mp::kLogLength)));
+    float2 f = make_float2(1.f, 0.f);
 #pragma unroll
-      for (int n1 = 0; n1 < kR1; ++n1) {
-        a[n1] = unpack_word(
-            staging[mp::staging_word((h << mp::kLogGroup) + lane, (n1 << mp::kLogWarps) + w)]);
+    for (int k1 = 0; k1 < kR1; ++k1) {
+      exchange[mp::exchange_slot(k1, w, lane)] =
+          k1 == 0 ? a[0] : cmul(a[bit_reverse<mp::kLogR1>(k1)], f);
+      f = cmul(f, w1);
+    }
+  };
+  // Step 2: z[e][bit_reverse(k2)] is output k1 + 16 k2 (k1 = 2 w + e) of lane t's sequence.
+  auto const step2 = [&](float2 (&z)[kC][kP]) {
+#pragma unroll
+    for (int e = 0; e < kC; ++e) {
+#pragma unroll
+      for (int q = 0; q < kP; ++q) z[e][q] = exchange[mp::exchange_slot((w * kC) + e, q, lane)];
+    }
+#pragma unroll
+    for (int e = 0; e < kC; ++e) dft_pow2<mp::kLogWarps>(z[e]);
+  };
+  auto const to_zbuf = [&](int h, float2 const (&z)[kC][kP]) {
+#pragma unroll
+    for (int e = 0; e < kC; ++e) {
+#pragma unroll
+      for (int k2 = 0; k2 < kP; ++k2) {
+        zbuf[mp::z_slot(h, w * kC + e + (k2 << mp::kLogR1), lane)] =
+            z[e][bit_reverse<mp::kLogWarps>(k2)];
       }
-      dft_pow2<mp::kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) y[8 n1 + w]
-      float2 const w1 = __ldg(coarse + (w << (kLogCoarse - mp::kLogLength)));
-      float2 f = make_float2(1.f, 0.f);
-#pragma unroll
-      for (int k1 = 0; k1 < kR1; ++k1) {
-        exchange[mp::exchange_slot(k1, w, lane)] =
-            k1 == 0 ? a[0] : cmul(a[bit_reverse<mp::kLogR1>(k1)], f);
-        f = cmul(f, w1);
-      }
-    };
-    // Step 2: z[e][bit_reverse(k2)] is output k1 + 16 k2 (k1 = 2 w + e) of lane t's sequence.
-    auto const step2 = [&](float2 (&z)[kC][kP]) {
-#pragma unroll
-      for (int e = 0; e < kC; ++e) {
-#pragma unroll
-        for (int q = 0; q < kP; ++q) z[e][q] = exchange[mp::exchange_slot((w * kC) + e, q, lane)];
-      }
-#pragma unroll
-      for (int e = 0; e < kC; ++e) dft_pow2<mp::kLogWarps>(z[e]);
-    };
-    auto const to_zbuf = [&](int h, float2 const (&z)[kC][kP]) {
-#pragma unroll
-      for (int e = 0; e < kC; ++e) {
-#pragma unroll
-        for (int k2 = 0; k2 < kP; ++k2) {
-          zbuf[mp::z_slot(h, w * kC + e + (k2 << mp::kLogR1), lane)] =
-              z[e][bit_reverse<mp::kLogWarps>(k2)];
-        }
-      }
-    };
+    }
+  };
+  {
     float2 za_regs[kC][kP];
     step1(0);
     __syncthreads();
@@ -134,113 +118,105 @@ __global__ void __launch_bounds__(mp::kThreads, kBlocks)
       for (int e = 0; e < kC; ++e) {
 #pragma unroll
         for (int k2 = 0; k2 < kP; ++k2) {
-          staging[((w * kC + e + (k2 << mp::kLogR1)) << mp::kLogGroup) + lane] =
+          staging[mp::half_z_word(w * kC + e + (k2 << mp::kLogR1), lane)] =
               pack_word(za_regs[e][bit_reverse<mp::kLogWarps>(k2)]);
         }
       }
     }
     __syncthreads();  // group B's step 1 overwrites the exchange
     step1(1);
-    __syncthreads();  // the staging words are dead: group A's Z goes over them
-    if constexpr (!kHalfZa) to_zbuf(0, za_regs);
-    {
-      float2 zb_regs[kC][kP];
-      step2(zb_regs);
-      __syncthreads();  // the exchange is dead: group B's Z goes over it
-      to_zbuf(1, zb_regs);
-    }
-    __syncthreads();
+    __syncthreads();  // the staging words of group B are dead
+    if constexpr (!kHalfZa) to_zbuf(0, za_regs);  // over all of the staging words
+  }
+  {
+    float2 zb_regs[kC][kP];
+    step2(zb_regs);
+    __syncthreads();  // the exchange is dead: group B's Z goes over it
+    to_zbuf(1, zb_regs);
+  }
+  __syncthreads();
 
-    // The split: pair slots r = w + 8 i of lane t, X[k] and X[M - k] (real_split.hpp) with
-    // W^k = W^(sequence) W_256^(row) (k = sequence + D0 row, D0 / M = 1 / 128), times the scale.
-    int const t = lane;
-    float const f = p.scale;
-    float2 const w_a =
-        split_twiddle(static_cast<std::uint32_t>(mp::sequence(g, 0, t, kLogD0)), kLogM);
-    float2 const w_mid = split_twiddle(1u << (kLogD0 - 1), kLogM);  // lane 0 of group 0's B
-#pragma unroll 4
+  // The split: pair slots r = w + 8 i of lane t, X[k] and X[M - k] (real_split.hpp) with
+  // W^k = W^(sequence) W_256^(row) (k = sequence + D0 row, D0 / M = 1 / 128), times the scale.
+  auto const z_at = [&](int h, int row, int lane_of) {
+    if constexpr (kHalfZa) {
+      if (h == 0) return unpack_word(staging[mp::half_z_word(row, lane_of)]);
+    }
+    return zbuf[mp::z_slot(h, row, lane_of)];
+  };
+  int const t = lane;
+  float const f = p.scale;
+  // W_256^8 = W_32: row r + 8 from row r.
+  float2 const step = __ldg(coarse + (1 << (kLogCoarse - 5)));
+  if (g != 0 || t != 0) {
+    // Every lane but group 0's lane 0: X[k] at sequence A_t, row r and X[M - k] at sequence
+    // D0 - A_t, row 127 - r; W^k = W^(A_t) W_256^w W_32^i.
+    auto const seq_a = static_cast<std::uint32_t>((g << mp::kLogGroup) + t);
+    float2 wk = cmul(split_twiddle(seq_a, kLogM),
+                     __ldg(coarse + (w << (kLogCoarse - mp::kLogLength - 1))));
+    std::uint32_t* const xa = out + seq_a + (static_cast<std::uint32_t>(w) << kLogD0);
+    std::uint32_t* const xb = out + (kM - seq_a) - (static_cast<std::uint32_t>(w) << kLogD0);
+#pragma unroll
     for (int i = 0; i < mp::kLength / kP; ++i) {
       int const r = w + i * kP;
-      mp::PairSlot const ps = mp::pair_slot(g, t, r);
-      auto const z_at = [&](int h, int row, int lane_of) {
-        if constexpr (kHalfZa) {
-          if (h == 0) return unpack_word(staging[(row << mp::kLogGroup) + lane_of]);
-        }
-        return zbuf[mp::z_slot(h, row, lane_of)];
-      };
-      float2 const za = z_at(ps.h_a, ps.row_a, t);
-      if (ps.ends) {
-        float2 x0, xm;
-        split_forward_ends(za, f, x0, xm);
-        float2 const xh = split_forward_middle(z_at(0, mp::kLength / 2, 0), f);
-        out[0] = pack_word(x0);
-        out[kM] = pack_word(xm);
-        out[kM / 2] = pack_word(xh);
-        continue;
-      }
-      float2 const zb = z_at(ps.h_b, ps.row_b, t);
-      float2 const wk = cmul(ps.h_a == 0 ? w_a : w_mid,
-                             __ldg(coarse + (ps.row_a << (kLogCoarse - mp::kLogLength - 1))));
       float2 xk, xm;
-      split_forward_pair(za, zb, wk, f, xk, xm);
-      auto const k = static_cast<std::uint32_t>(mp::sequence(g, ps.h_a, t, kLogD0)) +
-                     (static_cast<std::uint32_t>(ps.row_a) << kLogD0);
-      out[k] = pack_word(xk);
-      out[kM - k] = pack_word(xm);
+      split_forward_pair(z_at(0, r, t), z_at(1, mp::kLength - 1 - r, t), wk, f, xk, xm);
+      xa[static_cast<std::uint32_t>(i * kP) * kD0] = pack_word(xk);
+      xb[-static_cast<int>(static_cast<std::uint32_t>(i * kP) * kD0)] = pack_word(xm);
+      wk = cmul(wk, step);
     }
-    __syncthreads();  // the next tile's staging words go over the Z buffer
+    return;
+  }
+  // Group 0's lane 0 (mirror_pass::pair_slot): sequence 0's rows r and 128 - r, sequence D0 / 2's
+  // rows r' and 127 - r'.
+  float2 const w_mid = split_twiddle(kD0 / 2, kLogM);
+#pragma unroll 1
+  for (int i = 0; i < mp::kLength / kP; ++i) {
+    int const r = w + i * kP;
+    mp::PairSlot const ps = mp::pair_slot(0, 0, r);
+    float2 const za = z_at(ps.h_a, ps.row_a, 0);
+    if (ps.ends) {
+      float2 x0, xm;
+      split_forward_ends(za, f, x0, xm);
+      out[0] = pack_word(x0);
+      out[kM] = pack_word(xm);
+      out[kM / 2] = pack_word(split_forward_middle(z_at(0, mp::kLength / 2, 0), f));
+      continue;
+    }
+    float2 const wk = cmul(ps.h_a == 0 ? make_float2(1.f, 0.f) : w_mid,
+                           __ldg(coarse + (ps.row_a << (kLogCoarse - mp::kLogLength - 1))));
+    float2 xk, xm;
+    split_forward_pair(za, z_at(ps.h_b, ps.row_b, 0), wk, f, xk, xm);
+    auto const k = (ps.h_a == 0 ? 0u : kD0 / 2) + (static_cast<std::uint32_t>(ps.row_a) << kLogD0);
+    out[k] = pack_word(xk);
+    out[kM - k] = pack_word(xm);
   }
 }
 
-template <int kLogD0, int kBlocks, bool kHalfZa>
+template <int kLogD0, bool kHalfZa>
 cudaError_t prepare_one() noexcept {
-  return cudaFuncSetAttribute(mirror_pass_kernel<kLogD0, kBlocks, kHalfZa>,
+  return cudaFuncSetAttribute(mirror_pass_kernel<kLogD0, kHalfZa>,
                               cudaFuncAttributeMaxDynamicSharedMemorySize, mp::kSmemBytes);
 }
 
 template <int kLogD0>
 cudaError_t prepare_length() noexcept {
-  cudaError_t e = prepare_one<kLogD0, 2, false>();
-  if (e == cudaSuccess) e = prepare_one<kLogD0, 3, false>();
-  return e == cudaSuccess ? prepare_one<kLogD0, 3, true>() : e;
-}
-
-/// One block per tile, or (`resident`) as many as stay resident walking the tiles grid-stride
-/// with the next tile's L2 prefetch.
-template <int kLogD0, int kBlocks, bool kHalfZa>
-cudaError_t launch_blocks(PassParams const& pass, void const* src, void* dst,
-                          float2 const* coarse, bool resident, cudaStream_t stream) noexcept {
-  static std::atomic<int> per_sm{0};
-  auto grid = static_cast<unsigned>(pass.blocks);
-  if (resident) {
-    if (cudaError_t const e = resident_grid(mirror_pass_kernel<kLogD0, kBlocks, kHalfZa>,
-                                            mp::kThreads, mp::kSmemBytes, per_sm, pass.blocks,
-                                            grid);
-        e != cudaSuccess) {
-      return e;
-    }
-  }
-  return launch_chained(mirror_pass_kernel<kLogD0, kBlocks, kHalfZa>, dim3(grid),
-                        dim3(mp::kThreads), mp::kSmemBytes, stream, pass, src, dst, coarse);
+  cudaError_t const e = prepare_one<kLogD0, true>();
+  return e == cudaSuccess ? prepare_one<kLogD0, false>() : e;
 }
 
 template <int kLogD0>
 cudaError_t launch_one(PassParams const& pass, void const* src, void* dst,
                        float2 const* coarse, cudaStream_t stream) noexcept {
-  // A/B switches, read once: FFTCORE_TC_MIRROR_BLOCKS=3, built for three blocks per SM;
-  // FFTCORE_TC_MIRROR_ZA16=3, three with group A's Z in FP16 (kHalfZa);
-  // FFTCORE_TC_MIRROR_PERSISTENT=3, resident blocks grid-stride, with the next tile's L2 prefetch
-  // unless FFTCORE_TC_MIRROR_PREFETCH=0.
-  static bool const three = env_mode("FFTCORE_TC_MIRROR_BLOCKS") == 3;
-  static bool const half_za = env_mode("FFTCORE_TC_MIRROR_ZA16") == 3;
-  static bool const resident = env_mode("FFTCORE_TC_MIRROR_PERSISTENT") == 3;
-  static bool const prefetch = env_switch_on("FFTCORE_TC_MIRROR_PREFETCH");
-  PassParams q = pass;
-  q.prefetch_items = resident && prefetch ? 1 : 0;
-  if (half_za) return launch_blocks<kLogD0, 3, true>(q, src, dst, coarse, resident, stream);
-  if (three) return launch_blocks<kLogD0, 3, false>(q, src, dst, coarse, resident, stream);
-  static_assert(kDefaultBlocks == 2);
-  return launch_blocks<kLogD0, 2, false>(q, src, dst, coarse, resident, stream);
+  // FFTCORE_TC_MIRROR_ZA16=0: both groups' Z in FP32, two blocks per SM (A/B, read once).
+  static bool const half_za = env_switch_on("FFTCORE_TC_MIRROR_ZA16");
+  dim3 const grid(static_cast<unsigned>(pass.blocks));
+  if (half_za) {
+    return launch_chained(mirror_pass_kernel<kLogD0, true>, grid, dim3(mp::kThreads),
+                          mp::kSmemBytes, stream, pass, src, dst, coarse);
+  }
+  return launch_chained(mirror_pass_kernel<kLogD0, false>, grid, dim3(mp::kThreads),
+                        mp::kSmemBytes, stream, pass, src, dst, coarse);
 }
 
 }  // namespace
