@@ -203,6 +203,75 @@ void emulate_mirror_pass(PassParams const& p, std::vector<cd> const& src, std::v
   }
 }
 
+/// The mirror pass backwards (the C2R's first pass) with the kernel's maps: Z of each block's
+/// sequences from the pairs X[k], X[M - k] as the kernel's threads split them (once per pair;
+/// group 0's lane 0 each of its own rows alone), then per sequence k_lo the 128-point inverse
+/// DFT times W_M^(-n k_lo), to row k_lo of Y.
+void emulate_mirror_c2r_pass(PassParams const& p, std::vector<cd> const& src,
+                             std::vector<cd>& dst) {
+  namespace mp = fftcore::detail::tc::mirror_pass;
+  namespace tc = fftcore::detail::tc;
+  int const log_d0 = p.mirror_log_sequences, log_m = log_d0 + mp::kLogLength;
+  std::int64_t const d0 = std::int64_t{1} << log_d0, m = d0 * mp::kLength;
+  std::int64_t const groups = std::int64_t{1} << mp::log_groups(log_d0);
+  ASSERT_EQ(p.blocks, groups * p.extent[1]);
+  float const f = p.scale;
+  for (std::int64_t b = 0; b < p.blocks; ++b) {
+    int const g = static_cast<int>(b % groups);
+    std::int64_t const in = (b / groups) * p.in_stride[1], out = (b / groups) * p.out_stride[1];
+    auto const x = [&](std::int64_t k) { return to_f2(src.at(static_cast<std::size_t>(in + k))); };
+    auto const w = [&](std::int64_t k) { return tc::split_twiddle(static_cast<std::uint32_t>(k), log_m); };
+    std::vector<cd> z[2][mp::kGroup];
+    std::vector<int> count(2 * mp::kGroup * mp::kLength, 0);
+    for (auto& row : z) {
+      for (auto& seq : row) seq.assign(mp::kLength, cd(std::nan(""), 0));
+    }
+    auto const put = [&](int h, int t, std::int64_t row, float2 v) {
+      z[h][t].at(static_cast<std::size_t>(row)) = to_cd(v);
+      ++count.at(static_cast<std::size_t>((h * mp::kGroup + t) * mp::kLength + row));
+    };
+    for (int t = 0; t < mp::kGroup; ++t) {
+      for (std::int64_t r = 0; r < mp::kLength; ++r) {
+        float2 zk, zm;
+        if (g != 0 || t != 0) {
+          std::int64_t const k = mp::sequence(g, 0, t, log_d0) + d0 * r;
+          ASSERT_EQ(mp::sequence(g, 1, t, log_d0) + d0 * (mp::kLength - 1 - r), m - k);
+          tc::split_inverse_pair(x(k), x(m - k), w(k), f, zk, zm);
+          put(0, t, r, zk);
+          put(1, t, mp::kLength - 1 - r, zm);
+          continue;
+        }
+        if (r == 0) {
+          put(0, 0, 0, tc::split_inverse_ends(x(0), x(m), f));
+        } else if (r == mp::kLength / 2) {
+          put(0, 0, r, tc::split_inverse_middle(x(m / 2), f));
+        } else {
+          tc::split_inverse_pair(x(d0 * r), x(m - d0 * r), w(d0 * r), f, zk, zm);
+          put(0, 0, r, zk);
+        }
+        std::int64_t const k = d0 / 2 + d0 * r;
+        tc::split_inverse_pair(x(k), x(m - k), w(k), f, zk, zm);
+        put(1, 0, r, zk);
+      }
+    }
+    EXPECT_EQ(std::count(count.begin(), count.end(), 1), static_cast<std::ptrdiff_t>(count.size()));
+    for (int h = 0; h < 2; ++h) {
+      for (int t = 0; t < mp::kGroup; ++t) {
+        std::vector<cd> seq = z[h][t];
+        for (cd& v : seq) v = std::conj(v);
+        fft(seq.data(), seq.size(), 1, -1);
+        std::int64_t const k_lo = mp::sequence(g, h, t, log_d0);
+        for (std::int64_t n = 0; n < mp::kLength; ++n) {
+          double const a = 2 * 3.14159265358979323846 * static_cast<double>(n * k_lo) /
+                           static_cast<double>(m);
+          dst.at(static_cast<std::size_t>(out + k_lo * mp::kLength + n)) =
+              std::conj(seq[static_cast<std::size_t>(n)]) * cd(std::cos(a), std::sin(a));
+        }
+      }
+    }
+  }
+}
+
 /// Calls fn(q, R - q, in_image, out_image) for every sequence q of a row-pair pass
 /// (PassParams::real_row_pairs), in the kernel's blocks and tiles.
 template <class Fn>
@@ -307,9 +376,16 @@ void emulate_passes(PassLayout const& sub, RealLayout const& layout, bool column
       continue;
     }
     if (p.real_mirror != 0) {
-      EXPECT_EQ(src_id, RealBuffer::kRowWorkspace);
-      EXPECT_EQ(dst_id, RealBuffer::kOut);
-      emulate_mirror_pass(p, src, dst);
+      EXPECT_EQ(fftcore::detail::tc::mirror_pass::c2r(p), inverse);
+      if (inverse) {
+        EXPECT_EQ(src_id, RealBuffer::kIn);
+        EXPECT_EQ(dst_id, RealBuffer::kRowWorkspace);
+        emulate_mirror_c2r_pass(p, src, dst);
+      } else {
+        EXPECT_EQ(src_id, RealBuffer::kRowWorkspace);
+        EXPECT_EQ(dst_id, RealBuffer::kOut);
+        emulate_mirror_pass(p, src, dst);
+      }
       continue;
     }
     if (p.real_row_pairs != 0) {
@@ -540,7 +616,7 @@ void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in, st
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, false, buf));
   } else {
     ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.column, layout, true, true, buf));
-    if (layout.fused) {  // the row pass reads the half spectrum (in, or Y for rank 2)
+    if (layout.fused || layout.mirror) {  // the row passes read the half spectrum (in, or Y)
       ASSERT_NO_FATAL_FAILURE(emulate_passes(layout.row, layout, false, true, buf));
       out = buf[RealBuffer::kOut];
       return;
@@ -950,6 +1026,24 @@ TEST(RealPlan, MirrorPassEmulatedWithTheKernelMaps) {
     std::int64_t const n = std::int64_t{1} << c.log_n, m = n / 2;
     for (bool const fast_dram : {false, true}) {
       RealLayout l;
+      // The C2R: the mirror pass backwards (in -> the row workspace), then the untwiddled
+      // inverse column FFT of D0 points over the 128 columns (-> out).
+      ASSERT_EQ(planned(c.log_n, c.batch, Transform::kC2R, c.scaling, fast_dram,
+                        mp::kMinLogSequences, l),
+                Status::kSuccess);
+      ASSERT_TRUE(l.mirror);
+      EXPECT_FALSE(l.halves || l.column_split || l.z_fp16 || l.fused);
+      ASSERT_EQ(l.row.passes.size(), 2u);
+      EXPECT_EQ(l.row.passes.front().real_mirror, 1);
+      EXPECT_TRUE(mp::c2r(l.row.passes.front()));
+      EXPECT_TRUE(mp::eligible(l.row.passes.front()));
+      EXPECT_EQ(l.row.passes.front().src, Buffer::kIn);
+      EXPECT_EQ(l.row.passes.front().dst, Buffer::kWorkspace);
+      EXPECT_EQ(l.row.passes.back().log_length, c.log_n - 8);
+      EXPECT_EQ(l.row.passes.back().log_twiddle_n, 0);
+      EXPECT_EQ(l.row.passes.back().extent[0], mp::kLength);
+      EXPECT_EQ(l.row.passes.back().src, Buffer::kWorkspace);
+      EXPECT_EQ(l.row.passes.back().dst, Buffer::kOut);
       ASSERT_EQ(planned(c.log_n, c.batch, Transform::kR2C, c.scaling, fast_dram,
                         mp::kMinLogSequences, l),
                 Status::kSuccess);
@@ -981,10 +1075,19 @@ TEST(RealPlan, MirrorPassEmulatedWithTheKernelMaps) {
         emulate_real_plan(real_desc(0, n, c.batch, Transform::kR2C, c.scaling), packed, spectrum,
                           tc::kLogMinRowPairsColumns, mp::kMinLogSequences));
     ASSERT_EQ(spectrum.size(), ref.size());
-    EXPECT_LT(tcfft::testing::relative_l2_error(spectrum, ref), 2e-6);
+    EXPECT_LT(tcfft::testing::relative_l2_error(spectrum, ref), 2e-6) << "R2C";
+    // The C2R of the exact spectrum (before scaling) returns n x, scaled.
+    auto const exact = reference_r2c(x, 1, n, c.batch);
+    std::vector<cd> back;
+    ASSERT_NO_FATAL_FAILURE(
+        emulate_real_plan(real_desc(0, n, c.batch, Transform::kC2R, c.scaling), exact, back,
+                          tc::kLogMinRowPairsColumns, mp::kMinLogSequences));
+    std::vector<cd> expect(packed);
+    for (auto& v : expect) v *= static_cast<double>(n) * s;
+    EXPECT_LT(tcfft::testing::relative_l2_error(back, expect), 2e-6) << "C2R";
   }
-  // The default switch starts at D0 = 1024 (2^18 reals); the C2R, 2^21 reals (D0 = 8192), too
-  // few items for the first pass (2^18 x 31: 124) and the switch off keep the other layouts.
+  // The default switch starts at D0 = 1024 (2^18 reals); 2^21 reals (D0 = 8192), too few items
+  // for the D0-point pass (2^18 x 31: 124) and the switch off keep the other layouts.
   RealLayout l;
   ASSERT_EQ(planned(17, 33, Transform::kR2C, Scaling::kNone, true, tc::kLogMinMirrorSequences, l),
             Status::kSuccess);
@@ -994,7 +1097,8 @@ TEST(RealPlan, MirrorPassEmulatedWithTheKernelMaps) {
   EXPECT_TRUE(l.mirror);
   for (auto const& [log_n, batch, kind, mirror] :
        std::vector<std::tuple<int, std::int64_t, Transform, int>>{
-           {18, 33, Transform::kC2R, 9},
+           {21, 64, Transform::kC2R, 9},
+           {18, 31, Transform::kC2R, 9},
            {21, 64, Transform::kR2C, 9},
            {18, 31, Transform::kR2C, 9},
            {20, 7, Transform::kR2C, 9},

@@ -413,16 +413,23 @@ TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
   }
 }
 
-/// The R2C sizes of the mirror pass (RealLayout::mirror: 2^18..2^20 reals where the first pass
+/// The sizes of the mirror pass (RealLayout::mirror: 2^18..2^20 reals where the D0-point pass
 /// has 128 items, and 2^17 with FFTCORE_TC_REAL_MIRROR=9, the ctest entry
-/// RealTransform.R2cMirrorFrom2e17; RealTransform.R2cWithoutMirror runs them on the layouts
-/// before it): every D0 (512..4096), odd batches (whole group pairs, the lone self-mirrored
-/// sequences 0 and D0 / 2 in each transform); a set for compute-sanitizer.
+/// RealTransform.MirrorFrom2e17; RealTransform.WithoutMirror runs them on the layouts before
+/// it): every D0 (512..4096), odd batches (whole group pairs, the lone self-mirrored sequences
+/// 0 and D0 / 2 in each transform); a set for compute-sanitizer. R2C, then C2R.
+std::vector<std::pair<int, std::int64_t>> const kMirrorSizes = {
+    {17, 33}, {18, 33}, {19, 17}, {20, 9}};
 TEST_F(RealTransform, R2cMirrorSizesOddBatches) {
-  for (auto const& [k, batch] : std::vector<std::pair<int, std::int64_t>>{
-           {17, 33}, {18, 33}, {19, 17}, {20, 9}}) {
+  for (auto const& [k, batch] : kMirrorSizes) {
     SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
     compare_r2c(0, std::int64_t{1} << k, batch);
+  }
+}
+TEST_F(RealTransform, C2rMirrorSizesOddBatches) {
+  for (auto const& [k, batch] : kMirrorSizes) {
+    SCOPED_TRACE("n = 2^" + std::to_string(k) + " batch " + std::to_string(batch));
+    compare_c2r(0, std::int64_t{1} << k, batch);
   }
 }
 

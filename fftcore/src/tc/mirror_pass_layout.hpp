@@ -103,20 +103,28 @@ FFTCORE_HD constexpr PairSlot pair_slot(int g, int t, int r) {
 /// The blocks' groups per transform: D0 / 64.
 FFTCORE_HD constexpr int log_groups(int log_d0) { return log_d0 - kLogGroup - 1; }
 
-/// Whether the mirror pass can run `p`: the R2C's last pass as real_layout.cpp (fuse_mirror)
-/// builds it: FP16 in and out, no hooks, 128 points over D0 = 2^mirror_log_sequences sequences
-/// (512..4096) a transform in one block per group pair and transform, `in` rows of M = 128 D0
-/// words, `out` rows of M + 1, different buffers.
+/// Whether `p` is the mirror pass backwards (the C2R's first pass): its input the half
+/// spectrum's rows of M + 1, its output rows of M.
+FFTCORE_HD inline bool c2r(PassParams const& p) {
+  return p.in_stride[1] == p.out_stride[1] + 1;
+}
+
+/// Whether the mirror pass can run `p`: the R2C's last pass or the C2R's first as
+/// real_layout.cpp (fuse_mirror) builds them: FP16 in and out, no hooks, 128 points over D0 =
+/// 2^mirror_log_sequences sequences (512..4096) a transform in one block per group pair and
+/// transform, rows of M = 128 D0 words on the sequences' side and of M + 1 on the half
+/// spectrum's, different buffers.
 FFTCORE_HD inline bool eligible(PassParams const& p) {
   int const log_d0 = p.mirror_log_sequences;
   std::int64_t const m = std::int64_t{kLength} << log_d0;
+  bool const strides = (p.in_stride[1] == m && p.out_stride[1] == m + 1) ||
+                       (p.in_stride[1] == m + 1 && p.out_stride[1] == m);
   return p.real_mirror != 0 && p.log_length == kLogLength && log_d0 >= kMinLogSequences &&
          log_d0 <= kMaxLogSequences && p.in_fp32 == 0 && p.out_fp32 == 0 &&
          p.load_factors == nullptr && p.store_factors == nullptr && p.conjugate_store == 0 &&
          p.extent[0] == (std::int64_t{1} << log_groups(log_d0)) && p.extent[1] >= 1 &&
-         p.blocks == p.extent[0] * p.extent[1] && p.in_stride[1] == m &&
-         p.out_stride[1] == m + 1 && p.threads == kThreads && p.smem_bytes == kSmemBytes &&
-         p.src != p.dst;
+         p.blocks == p.extent[0] * p.extent[1] && strides && p.threads == kThreads &&
+         p.smem_bytes == kSmemBytes && p.src != p.dst;
 }
 
 }  // namespace fftcore::detail::tc::mirror_pass

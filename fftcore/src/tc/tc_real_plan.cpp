@@ -155,10 +155,15 @@ int row_pairs_log_columns() noexcept {
 }
 
 /// The mirror pass's fewest sequences (log2 D0) from FFTCORE_TC_REAL_MIRROR, 0 for none: unset,
-/// tc::kLogMinMirrorSequences (the 1-D R2C of 2^18..2^20 reals); =0 off (the paired split, the
-/// split kernel or the halves, as before); =k (9..12) from D0 = 2^k (2^(k + 8) reals), for A/B.
-int mirror_log_sequences() noexcept {
-  if (!tc::env_switch_on("FFTCORE_TC_REAL_MIRROR")) return 0;
+/// tc::kLogMinMirrorSequences (the 1-D R2C and C2R of 2^18..2^20 reals); =0 off (the R2C's
+/// paired split, split kernel or halves, the C2R's column split or halves, as before); =k
+/// (9..12) from D0 = 2^k (2^(k + 8) reals), for A/B. FFTCORE_TC_C2R_MIRROR=0 turns it off for
+/// the C2R alone.
+int mirror_log_sequences(bool c2r) noexcept {
+  if (!tc::env_switch_on("FFTCORE_TC_REAL_MIRROR") ||
+      (c2r && !tc::env_switch_on("FFTCORE_TC_C2R_MIRROR"))) {
+    return 0;
+  }
   char const* v = std::getenv("FFTCORE_TC_REAL_MIRROR");
   int const k = v != nullptr ? std::atoi(v) : 0;
   return k >= 9 && k <= 12 ? k : tc::kLogMinMirrorSequences;
@@ -201,7 +206,7 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   // the R2C of 2^19 reals no halves (build_real_layout, session 41).
   bool const fast_dram =
       tc::env_switch_on("FFTCORE_TC_REAL_FAST_DRAM") && tc::fast_dram_device();
-  static int const mirror = mirror_log_sequences();
+  int const mirror = mirror_log_sequences(desc.kind == Transform::kC2R);
   tc::RealLayout layout;
   if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, halves,
                                        small_512, fast_dram, mirror);

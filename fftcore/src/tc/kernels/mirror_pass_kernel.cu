@@ -222,7 +222,8 @@ cudaError_t launch_one(PassParams const& pass, void const* src, void* dst,
 }  // namespace
 
 cudaError_t prepare_mirror_pass_kernels() noexcept {
-  cudaError_t e = prepare_length<9>();
+  cudaError_t e = prepare_mirror_c2r_kernels();
+  if (e == cudaSuccess) e = prepare_length<9>();
   if (e == cudaSuccess) e = prepare_length<10>();
   if (e == cudaSuccess) e = prepare_length<11>();
   if (e == cudaSuccess) e = prepare_length<12>();
@@ -231,7 +232,8 @@ cudaError_t prepare_mirror_pass_kernels() noexcept {
 
 cudaError_t launch_mirror_pass(PassParams const& pass, void const* src, void* dst,
                                float2 const* coarse, bool inverse, cudaStream_t stream) noexcept {
-  if (inverse || !mp::eligible(pass)) return cudaErrorInvalidValue;
+  if (!mp::eligible(pass) || inverse != mp::c2r(pass)) return cudaErrorInvalidValue;
+  if (inverse) return launch_mirror_c2r(pass, src, dst, coarse, stream);
   switch (pass.mirror_log_sequences) {
     case 9:
       return launch_one<9>(pass, src, dst, coarse, stream);

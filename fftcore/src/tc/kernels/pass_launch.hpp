@@ -163,12 +163,16 @@ cudaError_t resident_grid(Kernel kernel, int threads, std::size_t smem, std::ato
                                              cudaStream_t stream) noexcept;
 
 /// The mirror pass (kernels/mirror_pass_kernel.cu): the last pass of the 1-D R2C of 2^17..2^20
-/// reals with the split in its store (PassParams::real_mirror, mirror_pass_layout.hpp); forward
-/// only. launch_pass hands it the passes with real_mirror set.
+/// reals with the split in its store, and backwards (kernels/mirror_c2r_kernel.cu, `inverse`)
+/// the first pass of the C2R with the split in its load (PassParams::real_mirror,
+/// mirror_pass_layout.hpp). launch_pass hands it the passes with real_mirror set.
 [[nodiscard]] cudaError_t prepare_mirror_pass_kernels() noexcept;
 [[nodiscard]] cudaError_t launch_mirror_pass(PassParams const& pass, void const* src, void* dst,
                                              float2 const* coarse, bool inverse,
                                              cudaStream_t stream) noexcept;
+[[nodiscard]] cudaError_t prepare_mirror_c2r_kernels() noexcept;
+[[nodiscard]] cudaError_t launch_mirror_c2r(PassParams const& pass, void const* src, void* dst,
+                                            float2 const* coarse, cudaStream_t stream) noexcept;
 
 /// Whether launch_pass hands `pass` to the Stockham pass: stockham::eligible (FP16, no load
 /// hook, no pass twiddle, 512 <= L <= 16384, contiguous sequences) unless
