@@ -1002,10 +1002,11 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
 }
 
 /// The mirror pass (RealLayout::mirror, mirror_pass_layout.hpp): where the planner takes it (the
-/// 1-D R2C of 2^17..2^20 reals from D0 = 2^mirror_log_sequences, the first pass with 128 items,
-/// ahead of the halves and the paired split, as a fast- or slow-DRAM device), its two passes,
-/// and the R2C emulated in double with the kernel's maps against the reference, scaled or not;
-/// where it is not: the C2R, too few items, D0 above 4096 or below the switch's, switched off.
+/// 1-D R2C and C2R of 2^17..2^20 reals from D0 = 2^mirror_log_sequences, the D0-point pass with
+/// 128 items, ahead of the halves, the paired split and the column split, as a fast- or
+/// slow-DRAM device), its two passes each way, and the R2C and C2R emulated in double with the
+/// kernels' maps against the reference, scaled or not; where it is not: too few items, D0 above
+/// 4096 or below the switch's, switched off.
 TEST(RealPlan, MirrorPassEmulatedWithTheKernelMaps) {
   namespace mp = fftcore::detail::tc::mirror_pass;
   namespace tc = fftcore::detail::tc;
@@ -1086,14 +1087,16 @@ TEST(RealPlan, MirrorPassEmulatedWithTheKernelMaps) {
     for (auto& v : expect) v *= static_cast<double>(n) * s;
     EXPECT_LT(tcfft::testing::relative_l2_error(back, expect), 2e-6) << "C2R";
   }
-  // The default switch starts at D0 = 1024 (2^18 reals); 2^21 reals (D0 = 8192), too few items
-  // for the D0-point pass (2^18 x 31: 124) and the switch off keep the other layouts.
+  // The default switch starts at D0 = 512 (2^17 reals); from D0 = 1024 with 10; 2^21 reals
+  // (D0 = 8192), too few items for the D0-point pass (2^18 x 31: 124) and the switch off keep
+  // the other layouts.
   RealLayout l;
   ASSERT_EQ(planned(17, 33, Transform::kR2C, Scaling::kNone, true, tc::kLogMinMirrorSequences, l),
             Status::kSuccess);
+  EXPECT_TRUE(l.mirror);
+  ASSERT_EQ(planned(17, 33, Transform::kR2C, Scaling::kNone, true, 10, l), Status::kSuccess);
   EXPECT_FALSE(l.mirror);
-  ASSERT_EQ(planned(18, 33, Transform::kR2C, Scaling::kNone, true, tc::kLogMinMirrorSequences, l),
-            Status::kSuccess);
+  ASSERT_EQ(planned(18, 33, Transform::kC2R, Scaling::kNone, true, 10, l), Status::kSuccess);
   EXPECT_TRUE(l.mirror);
   for (auto const& [log_n, batch, kind, mirror] :
        std::vector<std::tuple<int, std::int64_t, Transform, int>>{

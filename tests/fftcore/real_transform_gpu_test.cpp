@@ -262,8 +262,9 @@ TEST_F(RealTransform, R2cFusedSizesOddBatches) {
 
 /// The R2C sizes whose split rides in the last row pass, over sequence pairs
 /// (PassParams::real_pairs: 2^17 and 2^18 reals, 128 + 512 and 128 + 1024 points, in batches of
-/// 2^20 complex points and more), with odd batches; beside them the sizes around that keep the
-/// split kernel (two and three passes); a small set for compute-sanitizer.
+/// 2^20 complex points and more but too small for the mirror pass: 2^17 x 33 takes that), with
+/// odd batches; beside them the sizes around that keep the split kernel (two and three passes);
+/// a small set for compute-sanitizer.
 TEST_F(RealTransform, R2cPairedSizesOddBatches) {
   for (auto [k, batch] : std::vector<std::pair<int, std::int64_t>>{
            {17, 17}, {18, 9}, {17, 33}, {16, 33}, {19, 5}, {20, 3}, {22, 1}}) {
@@ -413,9 +414,8 @@ TEST_F(RealTransform, R2cTwoPassRowFfts1d) {
   }
 }
 
-/// The sizes of the mirror pass (RealLayout::mirror: 2^18..2^20 reals where the D0-point pass
-/// has 128 items, and 2^17 with FFTCORE_TC_REAL_MIRROR=9, the ctest entry
-/// RealTransform.MirrorFrom2e17; RealTransform.WithoutMirror runs them on the layouts before
+/// The sizes of the mirror pass (RealLayout::mirror: 2^17..2^20 reals where the D0-point pass
+/// has 128 items; the ctest entry RealTransform.WithoutMirror runs them on the layouts before
 /// it): every D0 (512..4096), odd batches (whole group pairs, the lone self-mirrored sequences
 /// 0 and D0 / 2 in each transform); a set for compute-sanitizer. R2C, then C2R.
 std::vector<std::pair<int, std::int64_t>> const kMirrorSizes = {

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The mirror pass (kernels/mirror_pass_kernel.cu): the last pass of a 1-D R2C of N = 2M reals,
 // M = D0 x 128, D0 = 512..4096 (2^17..2^20 reals), that writes the half spectrum in natural
-// order with the split in its store (RealLayout::mirror). Its index maps, shared by the kernel
-// and the CPU tests.
+// order with the split in its store (RealLayout::mirror); and backwards
+// (kernels/mirror_c2r_kernel.cu) the first pass of the C2R, which reads the half spectrum in
+// natural order with the split in its load, each pair once, and writes Y[k_lo][n] times the
+// pass twiddles W_M^(-n k_lo) for the inverse column FFT of D0 points after it. Its index maps,
+// shared by the kernels and the CPU tests.
 //
 // The row FFT of M points runs as the complex plan of split {log D0, 7}: pass 1 (the tall pass,
 // or the register-chained pass at D0 = 512) takes the D0-point DFTs down the 128 columns

@@ -21,8 +21,9 @@
 // split in that pass's load, Z / 4 in FP32 registers (column pass) or rounded to FP16 there
 // (PassParams::real_in_columns); no Z buffer, no split kernel.
 // Paired (1-D R2C, M > 16384, where the last of the row FFT's passes has a tile of
-// fast::pairs_log_tile: 2^17 and 2^18 reals in large batches): the split in that pass's store,
-// each block holding sequences t and their mirrors P - t (PassParams::real_pairs); no Z.
+// fast::pairs_log_tile: 2^17 and 2^18 reals in batches too small for the mirror pass): the
+// split in that pass's store, each block holding sequences t and their mirrors P - t
+// (PassParams::real_pairs); no Z.
 // Twin (1-D R2C of 2^15 reals, M = 16384, in batches of 2^8 rows and more): rows two at a time
 // as one complex 2^15-point sequence x_a + i x_b on the long pass, split in its last stage
 // (PassParams::real_twin, long_pass_layout.hpp); no Z, no split kernel, no twiddled split.
@@ -36,11 +37,13 @@
 // again in DRAM reads. The C2R the same backwards: the row pairs (in -> Y, inverse: rows q and
 // R - q of the half spectrum in, the two rows of Y out), then the column FFT (Y -> out), which
 // reads aligned rows instead of the half spectrum's.
-// Mirror (1-D R2C of 2^17..2^20 reals, M = 128 D0, in large batches): the row FFT's passes
-// swapped, D0 points down the 128 columns first (twiddled, into the workspace), then the mirror
-// pass: 128 points over the D0 sequences with the split in its store, two mirrored groups of
-// sequences a block (t and D0 - t), so that X[k] and X[M - k] leave as whole 128-byte runs in
-// natural order (mirror_pass_layout.hpp); no Z, no split kernel.
+// Mirror (1-D R2C and C2R of 2^17..2^20 reals, M = 128 D0, in large batches): R2C, the row
+// FFT's passes swapped, D0 points down the 128 columns first (twiddled, into the workspace),
+// then the mirror pass: 128 points over the D0 sequences with the split in its store, two
+// mirrored groups of sequences a block (t and D0 - t), so that X[k] and X[M - k] leave as whole
+// 128-byte runs in natural order (mirror_pass_layout.hpp); C2R backwards, the mirror pass
+// reading each pair once and splitting it in its load, then the D0-point inverse column FFT;
+// no Z, no split kernel.
 // Halves (1-D R2C of 2^19..2^22 reals in batches that give each pass 128 items): two tall
 // passes over half the data (tall_real_layout.hpp), the column FFTs of the reals read as
 // complex columns, separated into real columns' spectra and twiddled (in -> Y, the row
@@ -99,11 +102,12 @@ struct RealLayout {
   /// (tall_real_layout.hpp), `in` -> Y (the row workspace; R2C: N2 / 2 + C rows of N1 words a
   /// transform, C2R: N1 rows of P words) -> `out`; no Z, no split kernel.
   bool halves = false;
-  /// 1-D R2C of 2^17..2^20 reals (M = 128 D0) in large batches: the row FFT as the complex plan
-  /// of split {log D0, 7}, in -> the row workspace, whose last pass is the mirror pass
-  /// (PassParams::real_mirror, mirror_pass_layout.hpp): the 128-point DFTs over mirrored groups
-  /// of sequences with the split in the store, the half spectrum in natural order (-> out); no
-  /// Z, no split kernel.
+  /// 1-D R2C and C2R of 2^17..2^20 reals (M = 128 D0) in large batches: R2C, the row FFT as
+  /// the complex plan of split {log D0, 7}, in -> the row workspace, whose last pass is the
+  /// mirror pass (PassParams::real_mirror, mirror_pass_layout.hpp): the 128-point DFTs over
+  /// mirrored groups of sequences with the split in the store, the half spectrum in natural
+  /// order (-> out); C2R, the mirror pass backwards (in -> the row workspace), then the inverse
+  /// column FFT of D0 points (-> out); no Z, no split kernel.
   bool mirror = false;
   /// Whether the split rides in a row pass (fused, paired, column split, twin, row pairs,
   /// halves or mirror), so that no split kernel runs (`small` has its own kernel instead).
@@ -146,9 +150,13 @@ inline constexpr int kLogMinTwinRows = 8;
 /// 1024x1024 R2C 1.117-1.123 -> 0.975-0.983 (1.66x -> 1.90x), C2R equal.
 inline constexpr int kLogMinRowPairsColumns = 9;
 
-/// The mirror pass's default fewest sequences, log2 D0: the 1-D R2C from 2^18 reals
-/// (RealLayout::mirror; FFTCORE_TC_REAL_MIRROR sets it for A/B, tc_real_plan.cpp).
-inline constexpr int kLogMinMirrorSequences = 10;
+/// The mirror pass's default fewest sequences, log2 D0: the 1-D R2C and C2R from 2^17 reals
+/// (RealLayout::mirror; FFTCORE_TC_REAL_MIRROR sets it for A/B, tc_real_plan.cpp). H200, ms per
+/// 2^28 reals (NOTES.md, session 44), the mirror pass / the layouts before it: R2C 2^17
+/// 0.973-0.983 / 0.992-1.004, 2^18 0.904-0.913 / 1.115-1.131, 2^19 0.905-0.913 / 1.148-1.160,
+/// 2^20 0.929-0.946 / 1.145-1.156; C2R 2^17 0.923-0.931 / 0.938-0.943, 2^18 0.957-0.963 /
+/// 0.983-0.986, 2^19 0.963-0.968 / 0.960-0.963, 2^20 0.981-0.984 / 1.122-1.124.
+inline constexpr int kLogMinMirrorSequences = 9;
 
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as
@@ -171,9 +179,10 @@ inline constexpr int kLogMinMirrorSequences = 10;
 /// choices of a fast-DRAM device (the H200): with `tall`, the R2C's row FFTs in
 /// fast_dram_split's splits where it has one (PlanOptions::fast_dram: the R2C of 2^23, 2^26 and
 /// 2^27 reals from 2^24 elements), and no R2C halves where tall_real::r2c_halves_on_fast_dram
-/// says so (2^19 reals). `mirror_log_sequences`: the 1-D R2C of M = 128 D0 complex points with
-/// D0 from 2^mirror_log_sequences to 4096 on the mirror pass (RealLayout::mirror, with `fuse`;
-/// 0: never, below 9 it counts as 9), where its first pass has tall_pass::kMinItems items.
+/// says so (2^19 reals). `mirror_log_sequences`: the 1-D R2C and C2R of M = 128 D0 complex
+/// points with D0 from 2^mirror_log_sequences to 4096 on the mirror pass (RealLayout::mirror,
+/// with `fuse`; 0: never, below 9 it counts as 9), where its D0-point pass has
+/// tall_pass::kMinItems items.
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns,

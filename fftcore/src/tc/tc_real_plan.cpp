@@ -155,7 +155,7 @@ int row_pairs_log_columns() noexcept {
 }
 
 /// The mirror pass's fewest sequences (log2 D0) from FFTCORE_TC_REAL_MIRROR, 0 for none: unset,
-/// tc::kLogMinMirrorSequences (the 1-D R2C and C2R of 2^18..2^20 reals); =0 off (the R2C's
+/// tc::kLogMinMirrorSequences (the 1-D R2C and C2R of 2^17..2^20 reals); =0 off (the R2C's
 /// paired split, split kernel or halves, the C2R's column split or halves, as before); =k
 /// (9..12) from D0 = 2^k (2^(k + 8) reals), for A/B. FFTCORE_TC_C2R_MIRROR=0 turns it off for
 /// the C2R alone.

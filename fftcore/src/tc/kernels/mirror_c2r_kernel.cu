@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The mirror pass backwards: the first pass of the 1-D C2R of 2^18..2^20 reals. It reads the
+// The mirror pass backwards: the first pass of the 1-D C2R of 2^17..2^20 reals. It reads the
 // half spectrum in natural order over two mirrored groups of 32 sequences a block, takes the
 // C2R split of each pair X[k], X[M - k] once, the 128-point inverse DFTs of the sequences and
 // the pass twiddles W_M^(-n k_lo), and writes Y[k_lo][n] as rows of 128 words
