@@ -32,6 +32,7 @@ using cd = std::complex<double>;
 using tcfft::testing::root_of_unity;
 using tcfft::testing::plans::float2_wavefronts;
 using tcfft::testing::plans::small_dft;
+using tcfft::testing::plans::word_wavefronts;
 
 float2 to_f2(cd v) { return float2{static_cast<float>(v.real()), static_cast<float>(v.imag())}; }
 cd to_cd(float2 v) { return {v.x, v.y}; }
@@ -59,22 +60,6 @@ TEST(TcMediumReal, ColumnDealIsAPermutationClosedUnderThePairing) {
     }
     for (int n : seen) EXPECT_EQ(n, 1);
   }
-}
-
-/// Shared-memory wavefronts of one warp instruction of 4-byte accesses (the word of each lane):
-/// as many as the busiest of the 32 banks serves (distinct words).
-int word_wavefronts(std::array<int, 32> const& words) {
-  int most = 0;
-  for (int bank = 0; bank < 32; ++bank) {
-    std::vector<int> distinct;
-    for (int w : words) {
-      if ((w & 31) == bank && std::find(distinct.begin(), distinct.end(), w) == distinct.end()) {
-        distinct.push_back(w);
-      }
-    }
-    most = std::max(most, static_cast<int>(distinct.size()));
-  }
-  return most;
 }
 
 TEST(TcMediumReal, StagingTakesEveryWordOnceAndSpreadsTheBanks) {

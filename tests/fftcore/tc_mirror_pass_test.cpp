@@ -20,22 +20,7 @@ namespace {
 
 namespace mp = fftcore::detail::tc::mirror_pass;
 using tcfft::testing::plans::float2_wavefronts;
-
-/// Wavefronts of one warp instruction of 4-byte accesses (`words`: each lane's word): the most
-/// distinct words one bank serves.
-int word_wavefronts(std::array<int, 32> const& words) {
-  int most = 0;
-  for (int bank = 0; bank < 32; ++bank) {
-    std::vector<int> seen;
-    for (int w : words) {
-      if ((w & 31) == bank && std::find(seen.begin(), seen.end(), w) == seen.end()) {
-        seen.push_back(w);
-      }
-    }
-    most = std::max(most, static_cast<int>(seen.size()));
-  }
-  return most;
-}
+using tcfft::testing::plans::word_wavefronts;
 
 TEST(MirrorPass, GroupsTakeEverySequenceOnce) {
   for (int log_d0 = mp::kMinLogSequences; log_d0 <= mp::kMaxLogSequences; ++log_d0) {

@@ -72,6 +72,22 @@ int float2_wavefronts(Slots const& slots) {
   return total;
 }
 
+/// Shared-memory wavefronts of one warp instruction of 4-byte accesses (the word of each lane):
+/// as many as the busiest of the 32 banks serves (distinct words).
+inline int word_wavefronts(std::array<int, 32> const& words) {
+  int most = 0;
+  for (int bank = 0; bank < 32; ++bank) {
+    std::vector<int> distinct;
+    for (int w : words) {
+      if ((w & 31) == bank && std::find(distinct.begin(), distinct.end(), w) == distinct.end()) {
+        distinct.push_back(w);
+      }
+    }
+    most = std::max(most, static_cast<int>(distinct.size()));
+  }
+  return most;
+}
+
 /// Direct DFT of x[0..n) (a butterfly's n <= N inputs), sign -1: the emulations' radix-R step.
 template <std::size_t N>
 std::array<std::complex<double>, N> small_dft(std::array<std::complex<double>, N> const& x,

@@ -100,6 +100,15 @@ RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noe
 
 namespace {
 
+/// Zeroes the digit strides of `p`, which a rewritten pass then sets for its own digits.
+void clear_strides(PassParams& p) {
+  for (int i = 0; i < kDigits; ++i) {
+    p.in_stride[i] = 0;
+    p.out_stride[i] = 0;
+    p.twiddle_stride[i] = 0;
+  }
+}
+
 /// The fused row pass (real_layout.hpp), when `row` is one pass that can take it: the split
 /// rides in its store (R2C: output rows of M + 1) or its load (C2R: input rows of M + 1, the
 /// values times 1/4, so the scale times 4), and the split's scale joins the pass's.
@@ -172,11 +181,7 @@ bool fuse_pairs(RealLayout& layout) {
   p.pair_in_stride0 = last.in_stride[0];
   p.pair_in_stride1 = three ? last.in_stride[1] : 0;
   p.log_tile = log_tile;
-  for (int i = 0; i < kDigits; ++i) {
-    p.in_stride[i] = 0;
-    p.out_stride[i] = 0;
-    p.twiddle_stride[i] = 0;
-  }
+  clear_strides(p);
   p.extent[0] = std::int64_t{1} << log_p;
   p.extent[1] = layout.rows;
   p.extent[2] = 1;
@@ -396,11 +401,7 @@ bool fuse_mirror(PlanDesc const& desc, RealLayout& layout, int min_log_d0) {
   PassParams& p = mirror;
   p.real_mirror = 1;
   p.mirror_log_sequences = log_d0;
-  for (int i = 0; i < kDigits; ++i) {
-    p.in_stride[i] = 0;
-    p.out_stride[i] = 0;
-    p.twiddle_stride[i] = 0;
-  }
+  clear_strides(p);
   p.log_twiddle_n = 0;
   p.log_tile = 0;
   p.extent[0] = std::int64_t{1} << mirror_pass::log_groups(log_d0);
@@ -443,11 +444,7 @@ bool fuse_twin(PlanDesc const& desc, RealLayout& layout) {
   PassParams p = pair.passes.front();
   p.real_twin = 1;
   p.twin_odd = static_cast<std::int32_t>(layout.rows & 1);
-  for (int i = 0; i < kDigits; ++i) {
-    p.in_stride[i] = 0;
-    p.out_stride[i] = 0;
-    p.twiddle_stride[i] = 0;
-  }
+  clear_strides(p);
   p.extent[0] = 1;
   p.extent[1] = items;
   p.extent[2] = 1;
@@ -495,11 +492,7 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
   PassParams p = line.passes.front();
   p.real_row_pairs = 1;
   p.row_pairs_log_rows = log_rows;
-  for (int i = 0; i < kDigits; ++i) {
-    p.in_stride[i] = 0;
-    p.out_stride[i] = 0;
-    p.twiddle_stride[i] = 0;
-  }
+  clear_strides(p);
   p.extent[0] = pairs;
   p.extent[1] = desc.batch;
   p.extent[2] = 1;
