@@ -20,13 +20,15 @@ namespace mp = mirror_pass;
 
 /// kHalfZa (the default): group A's Z rounded to FP16 into its dead staging rows right after
 /// its step 2, so that nothing stays in registers across group B's step 1 and the kernel fits
-/// three blocks per SM (80 registers, 28 bytes of spills); else both groups' Z in FP32 (group
-/// A's held in registers until group B's step 1 is done) at two blocks per SM (127 registers),
+/// three blocks per SM (80 registers, 20 bytes of spills); else both groups' Z in FP32 (group
+/// A's held in registers until group B's step 1 is done) at two blocks per SM (128 registers),
 /// FFTCORE_TC_MIRROR_ZA16=0. H200, ms per 2^28 reals, three runs each in one call (NOTES.md,
-/// session 44): 2^18 0.985-0.988 against 1.013-1.025, 2^19 0.994-1.001 against 1.012-1.024,
-/// 2^20 1.024-1.031 against 1.039-1.050; relative L2 error 4.40e-4 against 4.15e-4 (cuFFT
-/// FP16's 1.39-1.80e-3). FP32 at three blocks spilled 172 bytes and ran 1.048-1.097; the blocks
-/// walking the tiles grid-stride (with or without an L2 prefetch of the next tile) 1.08-1.49.
+/// session 44, call 4): 2^18 0.904-0.907 against 0.928-0.932, 2^19 0.905-0.910 against
+/// 0.938-0.940, 2^20 0.929-0.939 against 0.965-0.975 (before the split's common path below,
+/// call 3: 0.985-0.988 against 1.013-1.025 at 2^18); relative L2 error 4.40e-4 against 4.15e-4
+/// (cuFFT FP16's 1.39-1.80e-3). FP32 at three blocks spilled 172 bytes and ran 1.048-1.097 in
+/// call 3; the blocks walking the tiles grid-stride (with or without an L2 prefetch of the next
+/// tile) 1.08-1.49.
 template <int kLogD0, bool kHalfZa>
 __global__ void __launch_bounds__(mp::kThreads, kHalfZa ? 3 : 2)
     mirror_pass_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse) {
