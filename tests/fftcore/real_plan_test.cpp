@@ -220,7 +220,9 @@ void emulate_mirror_c2r_pass(PassParams const& p, std::vector<cd> const& src,
     int const g = static_cast<int>(b % groups);
     std::int64_t const in = (b / groups) * p.in_stride[1], out = (b / groups) * p.out_stride[1];
     auto const x = [&](std::int64_t k) { return to_f2(src.at(static_cast<std::size_t>(in + k))); };
-    auto const w = [&](std::int64_t k) { return tc::split_twiddle(static_cast<std::uint32_t>(k), log_m); };
+    auto const w = [&](std::int64_t k) {
+      return tc::split_twiddle(static_cast<std::uint32_t>(k), log_m);
+    };
     std::vector<cd> z[2][mp::kGroup];
     std::vector<int> count(2 * mp::kGroup * mp::kLength, 0);
     for (auto& row : z) {
