@@ -116,7 +116,8 @@ struct PassParams {
   /// Set by the real layouts on the last pass of a 1-D R2C of 2^17..2^20 reals
   /// (RealLayout::mirror): the 128-point DFTs of the D0 = 2^mirror_log_sequences sequences of
   /// 128 adjacent words the twiddled first pass left, two mirrored groups of 32 a block, with the
-  /// split in the store, to the half spectrum in natural order (mirror_pass_layout.hpp).
+  /// split in the store, to the half spectrum in natural order; and on the first pass of the C2R
+  /// of those sizes, the same backwards (mirror_pass_layout.hpp).
   std::int32_t real_mirror = 0;
   std::int32_t mirror_log_sequences = 0;
   /// Set by the real layouts on the column FFT of the row pairs: the Stockham pass's column

@@ -337,12 +337,13 @@ bool fuse_column_split(RealLayout& layout) {
 
 /// The mirror pass (real_layout.hpp, mirror_pass_layout.hpp), for a 1-D R2C or C2R of M = 128
 /// D0 complex points, 2^min_log_d0 <= D0 <= 4096 (min_log_d0 > 0), whose D0-point pass has at
-/// least tall_pass::kMinItems items. R2C: the row FFT as the complex plan of split {log D0, 7}
-/// (in -> the row workspace -> out), its last pass rewritten to the mirror pass over the D0 / 64
-/// group pairs of each transform, writing rows of M + 1. C2R: the mirror pass backwards first
-/// (rows of M + 1 -> the row workspace, with the pass twiddles W_M^(-n k_lo)), then the
-/// untwiddled inverse column FFT of D0 points over the 128 adjacent columns (-> out). The
-/// split's scale joins the mirror pass's own.
+/// least tall_pass::kMinItems items. R2C: the first pass of the complex plan of split
+/// {log D0, 7} (in -> the row workspace: D0 twiddled points down the 128 columns, leaving
+/// Y[k_lo][n]), then the mirror pass over the D0 / 64 group pairs of each transform, writing
+/// rows of M + 1. C2R: the mirror pass backwards first (rows of M + 1 -> the row workspace, with
+/// the pass twiddles W_M^(-n k_lo)), then the untwiddled inverse column FFT of D0 points over the
+/// 128 adjacent columns (-> out). The mirror pass has the 128-point DFTs' share of the scale and
+/// the split's.
 bool fuse_mirror(PlanDesc const& desc, RealLayout& layout, int min_log_d0) {
   int const log_d0 = layout.log_m - mirror_pass::kLogLength;
   if (layout.rank2 || min_log_d0 <= 0 ||
@@ -351,78 +352,57 @@ bool fuse_mirror(PlanDesc const& desc, RealLayout& layout, int min_log_d0) {
     return false;
   }
   std::int64_t const m = std::int64_t{1} << layout.log_m;
-  PassLayout row;
-  PassParams mirror;
+  // The D0-point pass.
+  PassLayout d0;
   if (layout.r2c) {
-    if (build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, row, false, 0, 0, false,
+    if (build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, d0, false, 0, 0, false,
                           false, {log_d0, mirror_pass::kLogLength}) != Status::kSuccess ||
-        row.passes.size() != 2) {
+        d0.passes.size() != 2) {
       return false;
     }
-    PassParams const& first = row.passes.front();
-    if (first.log_length != log_d0 || first.extent[0] != mirror_pass::kLength ||
-        first.in_elem_stride != mirror_pass::kLength || first.src != Buffer::kIn ||
-        first.dst != Buffer::kWorkspace) {
-      return false;
-    }
-    mirror = row.passes.back();
-    if (mirror.log_length != mirror_pass::kLogLength || mirror.in_elem_stride != 1 ||
-        mirror.in_stride[0] != mirror_pass::kLength || mirror.src != Buffer::kWorkspace) {
-      return false;
-    }
-  } else {
-    // The column FFT of D0 points over the 128 columns, and a pass of 128 points whose scale
-    // the mirror pass takes.
-    PassLayout columns, line;
-    if (build_axis_layout(log_d0, mirror_pass::kLength, layout.rows, desc.scaling, columns) !=
-            Status::kSuccess ||
-        columns.passes.size() != 1 ||
-        build_axis_layout(mirror_pass::kLogLength, 1, 1, desc.scaling, line) != Status::kSuccess ||
-        line.passes.size() != 1) {
-      return false;
-    }
-    PassParams& last = columns.passes.front();
-    if (last.log_length != log_d0 || last.log_twiddle_n != 0 ||
-        last.extent[0] != mirror_pass::kLength || last.in_elem_stride != mirror_pass::kLength) {
-      return false;
-    }
-    last.src = Buffer::kWorkspace;
-    last.dst = Buffer::kOut;
-    last.scatter = 1;
-    set_origin_shortcuts(last);
-    mirror = line.passes.front();
-    row.passes = {mirror, last};
-    row.workspace_bytes = static_cast<std::size_t>(m * layout.rows) * 4;
+    d0.passes.pop_back();  // the planner's 128-point last pass: the mirror pass's place
+  } else if (build_axis_layout(log_d0, mirror_pass::kLength, layout.rows, desc.scaling, d0) !=
+                 Status::kSuccess ||
+             d0.passes.size() != 1) {
+    return false;
   }
-  PassParams const& d0_pass = layout.r2c ? row.passes.front() : row.passes.back();
-  std::int64_t const items = (d0_pass.extent[0] >> tall_pass::log_columns(log_d0)) *
-                             d0_pass.extent[1] * d0_pass.extent[2];
-  if (items < tall_pass::kMinItems) return false;
-  PassParams& p = mirror;
+  PassParams& q = d0.passes.front();
+  // Both ways the D0 points of column n lie 128 words apart; the R2C's outputs stay there
+  // (Y[k_lo][n] at n + 128 k_lo), twiddled; the C2R's come from there, untwiddled.
+  if (q.log_length != log_d0 || q.extent[0] != mirror_pass::kLength ||
+      q.in_elem_stride != mirror_pass::kLength || q.out_elem_stride != mirror_pass::kLength ||
+      q.in_stride[0] != 1 || q.out_stride[0] != 1 || (q.log_twiddle_n != 0) != layout.r2c ||
+      (q.extent[0] >> tall_pass::log_columns(log_d0)) * q.extent[1] * q.extent[2] <
+          tall_pass::kMinItems) {
+    return false;
+  }
+  if (!layout.r2c) {  // the R2C's is the planner's first pass already (in -> the workspace)
+    q.src = Buffer::kWorkspace;
+    q.dst = Buffer::kOut;
+    q.scatter = 1;
+    set_origin_shortcuts(q);
+  }
+  PassParams p;
+  p.log_length = mirror_pass::kLogLength;
   p.real_mirror = 1;
   p.mirror_log_sequences = log_d0;
-  clear_strides(p);
-  p.log_twiddle_n = 0;
-  p.log_tile = 0;
   p.extent[0] = std::int64_t{1} << mirror_pass::log_groups(log_d0);
   p.extent[1] = layout.rows;
-  p.extent[2] = 1;
   p.in_stride[1] = layout.r2c ? m : m + 1;
   p.out_stride[1] = layout.r2c ? m + 1 : m;
-  p.in_elem_stride = 1;
-  p.out_elem_stride = 1;
   p.tiles0 = p.extent[0];
   p.blocks = p.extent[0] * layout.rows;
   p.threads = mirror_pass::kThreads;
   p.smem_bytes = mirror_pass::kSmemBytes;
-  p.scale *= layout.split_factor;
+  p.scale = static_cast<float>(policy_scale(desc.scaling, mirror_pass::kLength)) *
+            layout.split_factor;
   p.scatter = 1;
   p.src = layout.r2c ? Buffer::kWorkspace : Buffer::kIn;
   p.dst = layout.r2c ? Buffer::kOut : Buffer::kWorkspace;
   set_origin_shortcuts(p);
   if (!mirror_pass::eligible(p)) return false;
-  (layout.r2c ? row.passes.back() : row.passes.front()) = p;
-  layout.row = std::move(row);
+  layout.row.passes = layout.r2c ? std::vector<PassParams>{q, p} : std::vector<PassParams>{p, q};
+  layout.row.workspace_bytes = static_cast<std::size_t>(m * layout.rows) * 4;
   layout.mirror = true;
   return true;
 }

@@ -158,7 +158,7 @@ int row_pairs_log_columns() noexcept {
 /// tc::kLogMinMirrorSequences (the 1-D R2C and C2R of 2^17..2^20 reals); =0 off (the R2C's
 /// paired split, split kernel or halves, the C2R's column split or halves, as before); =k
 /// (9..12) from D0 = 2^k (2^(k + 8) reals), for A/B. FFTCORE_TC_C2R_MIRROR=0 turns it off for
-/// the C2R alone.
+/// the C2R alone. Read once per direction, as the other switches.
 int mirror_log_sequences(bool c2r) noexcept {
   if (!tc::env_switch_on("FFTCORE_TC_REAL_MIRROR") ||
       (c2r && !tc::env_switch_on("FFTCORE_TC_C2R_MIRROR"))) {
@@ -206,7 +206,9 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   // the R2C of 2^19 reals no halves (build_real_layout, session 41).
   bool const fast_dram =
       tc::env_switch_on("FFTCORE_TC_REAL_FAST_DRAM") && tc::fast_dram_device();
-  int const mirror = mirror_log_sequences(desc.kind == Transform::kC2R);
+  static int const mirror_r2c = mirror_log_sequences(false);
+  static int const mirror_c2r = mirror_log_sequences(true);
+  int const mirror = desc.kind == Transform::kC2R ? mirror_c2r : mirror_r2c;
   tc::RealLayout layout;
   if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, halves,
                                        small_512, fast_dram, mirror);

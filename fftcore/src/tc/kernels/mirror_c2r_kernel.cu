@@ -11,6 +11,7 @@
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
+#include "tc/kernels/mirror_steps.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/mirror_pass_layout.hpp"
 #include "tc/real_split.hpp"
@@ -111,22 +112,10 @@ __global__ void __launch_bounds__(mp::kThreads, 2)
   auto const group = [&](int h, int role, float2 (&a)[kR1]) {
 #pragma unroll
     for (int n1 = 0; n1 < kR1; ++n1) a[n1] = cconj(a[n1]);
-    dft_pow2<mp::kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) z[8 n1 + role]
-    float2 const w1 = __ldg(coarse + (role << (kLogCoarse - mp::kLogLength)));
-    float2 fk = make_float2(1.f, 0.f);
-#pragma unroll
-    for (int k1 = 0; k1 < kR1; ++k1) {
-      exchange[mp::exchange_slot(k1, role, lane)] =
-          k1 == 0 ? a[0] : cmul(a[bit_reverse<mp::kLogR1>(k1)], fk);
-      fk = cmul(fk, w1);
-    }
+    mp::step1(a, role, lane, coarse, exchange);
     __syncthreads();
     float2 b[kC][kP];
-#pragma unroll
-    for (int e = 0; e < kC; ++e) {
-#pragma unroll
-      for (int q = 0; q < kP; ++q) b[e][q] = exchange[mp::exchange_slot((w * kC) + e, q, lane)];
-    }
+    mp::step2_inputs(b, w, lane, exchange);
     __syncthreads();  // the next group's step 1 overwrites the exchange
 #pragma unroll
     for (int e = 0; e < kC; ++e) dft_pow2<mp::kLogWarps>(b[e]);

@@ -9,6 +9,7 @@
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
 #include "tc/kernels/half_words.cuh"
+#include "tc/kernels/mirror_steps.cuh"
 #include "tc/kernels/pass_launch.hpp"
 #include "tc/mirror_pass_layout.hpp"
 #include "tc/real_split.hpp"
@@ -70,9 +71,8 @@ __global__ void __launch_bounds__(mp::kThreads, kHalfZa ? 3 : 2)
   }
   __syncthreads();
 
-  // Step 1 of group h: lane t's 16-point DFT of words 8 n1 + w of its sequence, output k1
-  // times W_128^(w k1) (powers of one table entry, <= 15 deep, formed as they are stored so
-  // that no array of them stays live; the scale rides in the split) to the exchange.
+  // Step 1 of group h: lane t's words 8 n1 + w of its sequence, in role w (the scale rides in
+  // the split).
   auto const step1 = [&](int h) {
     float2 a[kR1];
 #pragma unroll
@@ -80,23 +80,11 @@ __global__ void __launch_bounds__(mp::kThreads, kHalfZa ? 3 : 2)
       a[n1] = unpack_word(
           staging[mp::staging_word((h << mp::kLogGroup) + lane, (n1 << mp::kLogWarps) + w)]);
     }
-    dft_pow2<mp::kLogR1>(a);  // a[bit_reverse(k1)] = sum_n1 W_16^(n1 k1) y[8 n1 + w]
-    float2 const w1 = __ldg(coarse + (w << (kLogCoarse - mp::kLogLength)));
-    float2 f = make_float2(1.f, 0.f);
-#pragma unroll
-    for (int k1 = 0; k1 < kR1; ++k1) {
-      exchange[mp::exchange_slot(k1, w, lane)] =
-          k1 == 0 ? a[0] : cmul(a[bit_reverse<mp::kLogR1>(k1)], f);
-      f = cmul(f, w1);
-    }
+    mp::step1(a, w, lane, coarse, exchange);
   };
   // Step 2: z[e][bit_reverse(k2)] is output k1 + 16 k2 (k1 = 2 w + e) of lane t's sequence.
   auto const step2 = [&](float2 (&z)[kC][kP]) {
-#pragma unroll
-    for (int e = 0; e < kC; ++e) {
-#pragma unroll
-      for (int q = 0; q < kP; ++q) z[e][q] = exchange[mp::exchange_slot((w * kC) + e, q, lane)];
-    }
+    mp::step2_inputs(z, w, lane, exchange);
 #pragma unroll
     for (int e = 0; e < kC; ++e) dft_pow2<mp::kLogWarps>(z[e]);
   };
