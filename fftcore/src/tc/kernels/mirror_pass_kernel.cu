@@ -55,19 +55,43 @@ __global__ void __launch_bounds__(mp::kThreads, kHalfZa ? 3 : 2)
 
   // The block's 64 sequences to the staging rows: a warp loads 32 adjacent words of one
   // sequence (slot s = 2 j + threadIdx.x / 128, word n = threadIdx.x mod 128), all loads first.
+  // Group A's sequences are one run upwards and group B's one run downwards (mp::sequence),
+  // but for group 0's lane 0, whose B sequence is D0 / 2: from D0 = 1024, two pointers and
+  // constant offsets (256 words a load, 2 kPitch staging words a store) in place of the map per
+  // load. H200, session 45 (three runs each, ms per 2^28 reals): 2^18 0.901-0.918 -> 0.875-0.937,
+  // 2^19 0.907-0.916 -> 0.852-0.866, 2^20 0.941-0.950 -> 0.890-0.895; but 2^17 (D0 = 512)
+  // 0.973-0.982 -> 0.998-1.006, so D0 = 512 keeps the map.
   {
-    int const n_load = static_cast<int>(threadIdx.x) & (mp::kLength - 1);
-    int const s_load = static_cast<int>(threadIdx.x) >> mp::kLogLength;
     constexpr int kLoads = mp::kSequences * mp::kLength / mp::kThreads;
     std::uint32_t raw[kLoads];
+    if constexpr (kLogD0 >= 10) {
+      auto const n_load = static_cast<std::uint32_t>(threadIdx.x) & (mp::kLength - 1);
+      auto const s_load = static_cast<std::uint32_t>(threadIdx.x) >> mp::kLogLength;
+      auto const g32 = static_cast<std::uint32_t>(g) << mp::kLogGroup;
+      std::uint32_t const* const run_a = in + (((g32 + s_load) << mp::kLogLength) + n_load);
+      std::uint32_t const* const run_b = in + (((kD0 - g32 - s_load) << mp::kLogLength) + n_load);
+      constexpr int kStep = 2 * mp::kLength;
 #pragma unroll
-    for (int j = 0; j < kLoads; ++j) {
-      int const s = 2 * j + s_load;
-      int const seq = mp::sequence(g, s >> mp::kLogGroup, s & (mp::kGroup - 1), kLogD0);
-      raw[j] = in[(static_cast<std::uint32_t>(seq) << mp::kLogLength) + n_load];
+      for (int j = 0; j < kLoads / 2; ++j) raw[j] = run_a[j * kStep];
+      raw[kLoads / 2] = g32 + s_load == 0 ? in[((kD0 / 2) << mp::kLogLength) + n_load] : run_b[0];
+#pragma unroll
+      for (int j = 1; j < kLoads / 2; ++j) raw[kLoads / 2 + j] = run_b[-j * kStep];
+      std::uint32_t* const rows = staging + mp::staging_word(static_cast<int>(s_load),
+                                                             static_cast<int>(n_load));
+#pragma unroll
+      for (int j = 0; j < kLoads; ++j) rows[j * 2 * mp::kPitch] = raw[j];
+    } else {
+      int const n_load = static_cast<int>(threadIdx.x) & (mp::kLength - 1);
+      int const s_load = static_cast<int>(threadIdx.x) >> mp::kLogLength;
+#pragma unroll
+      for (int j = 0; j < kLoads; ++j) {
+        int const s = 2 * j + s_load;
+        int const seq = mp::sequence(g, s >> mp::kLogGroup, s & (mp::kGroup - 1), kLogD0);
+        raw[j] = in[(static_cast<std::uint32_t>(seq) << mp::kLogLength) + n_load];
+      }
+#pragma unroll
+      for (int j = 0; j < kLoads; ++j) staging[mp::staging_word(2 * j + s_load, n_load)] = raw[j];
     }
-#pragma unroll
-    for (int j = 0; j < kLoads; ++j) staging[mp::staging_word(2 * j + s_load, n_load)] = raw[j];
   }
   __syncthreads();
 
