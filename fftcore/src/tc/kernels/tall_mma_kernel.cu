@@ -42,13 +42,38 @@ struct SharedFragments {
   uint4 part[4][32];
 };
 
+/// Then stage 1's twiddles s3 W_L^(b k1), entry 16 b + k1 (b < L / 16, k1 < 16: L float2, a
+/// warp's eight k1 of one b in adjacent entries). Session 45: they were read from the coarse
+/// table in global memory, and ncu put 14 % of 1024x1024's column pass's stall samples on the
+/// wait for those loads (long scoreboard; the streaming column words keep them out of L1).
+/// H200, ms per 2^28 elements, same call (two runs of the old, one of this): 1024x1024
+/// 1.509-1.521 -> 1.414, 512x512 1.358-1.366 -> 1.311, 512x256 1.343-1.355 -> 1.296. The same
+/// table for the FP32 kernel's W_L^b was mixed there (2048x2048 1.519-1.530 -> 1.470, 2^22
+/// 1.951-1.953 -> 1.925, but 4096x4096 1.578-1.582 -> 1.609, 2^20 1.810-1.824 -> 1.834): not kept.
 template <int kLogL>
-constexpr std::size_t kMmaSmemBytes = tp::kSmemBytes<kLogL> + sizeof(SharedFragments);
+constexpr std::size_t kMmaSmemBytes =
+    tp::kSmemBytes<kLogL> + sizeof(SharedFragments) + (std::size_t{1} << kLogL) * sizeof(float2);
 
 template <int kLogL>
 __device__ __forceinline__ SharedFragments* shared_fragments(std::uint32_t* words) {
   return reinterpret_cast<SharedFragments*>(reinterpret_cast<char*>(words) +
                                             tp::kSmemBytes<kLogL>);
+}
+
+template <int kLogL>
+__device__ __forceinline__ float2* stage1_twiddles(std::uint32_t* words) {
+  return reinterpret_cast<float2*>(shared_fragments<kLogL>(words) + 1);
+}
+
+/// Fills stage 1's twiddles s3 W_L^(b k1) at entry 16 b + k1.
+template <int kLogL>
+__device__ __forceinline__ void fill_stage1_twiddles(float2* table, float2 const* coarse, float s3,
+                                                     int j) {
+  constexpr int kL = 1 << kLogL;
+  for (int e = j; e < kL; e += tp::threads(kLogL)) {
+    int const exponent = ((e >> tp::kLogRadix) * (e & (tp::kRadix - 1))) & (kL - 1);
+    table[e] = cscale(__ldg(coarse + (exponent << (kLogCoarse - kLogL))), s3);
+  }
 }
 
 __device__ __forceinline__ DftFragments dft_fragments(float2 const* coarse, int g, int t) {
@@ -132,7 +157,6 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_mma_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                     float2 const* fine) {
   chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
-  constexpr int kL = 1 << kLogL;
   constexpr int kLogB = tp::log_column_butterflies(kLogL);  // L / 16 butterflies a column
   constexpr int kLogR3 = tp::log_last_radix(kLogL);
   constexpr int kGroupMask = (1 << tm::log_column_groups(kLogL)) - 1;
@@ -150,6 +174,8 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   float const s3 = cbrtf(p.scale);
   tp::fill_table<kLogL>(tp::stage2_table<kLogL>(words), coarse, s3, j);
   SharedFragments* const fragments = shared_fragments<kLogL>(words);
+  float2* const stage1 = stage1_twiddles<kLogL>(words);
+  fill_stage1_twiddles<kLogL>(stage1, coarse, s3, j);
   if (warp == 0) store_fragments(*fragments, dft_fragments(coarse, g, t), j);
   __syncthreads();
   // The inverse as conj(forward(conj x)): two sign flips of FP16 bits, exact.
@@ -227,10 +253,7 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
         tile_product(f, x, d);
         if ((u & kGroupMask) == 0) {  // a new butterfly: its twiddles W_L^(b k1) s3
 #pragma unroll
-          for (int mt = 0; mt < 2; ++mt) {
-            int const e = (b * tm::output_of(g, mt)) & (kL - 1);
-            tw[mt] = cscale(__ldg(coarse + (e << (kLogCoarse - kLogL))), s3);
-          }
+          for (int mt = 0; mt < 2; ++mt) tw[mt] = stage1[(b << tp::kLogRadix) + tm::output_of(g, mt)];
         }
         int const at = store1_group ^ tm::tile_part(0, u, kLogL);
 #pragma unroll
