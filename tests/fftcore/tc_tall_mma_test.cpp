@@ -252,6 +252,47 @@ TEST(TcTallMma, SharedAccessesMeet32Banks) {
   }
 }
 
+// Stage 1's twiddle table: every butterfly b < L / 16 and output k1 < 16 has its own entry
+// among the table's L, holding W_L^(b k1) (the FP32 stages' twiddle_exponent); a warp's reads
+// (lane (g, t) of a tile reads entry (b, output_of(g, mt)) as one float2) put no two different
+// words in one bank.
+TEST(TcTallMma, Stage1TwiddleTableHoldsEveryFactorOnce) {
+  for (int log_l : kLengths) {
+    Geometry const geo{log_l};
+    std::set<int> entries;
+    for (int b = 0; b < geo.l() / 16; ++b) {
+      for (int k1 = 0; k1 < 16; ++k1) {
+        int const e = tm::stage1_twiddle_entry(b, k1);
+        ASSERT_GE(e, 0);
+        ASSERT_LT(e, geo.l());
+        entries.insert(e);
+        EXPECT_EQ(tm::stage1_twiddle_exponent(e, log_l), tp::twiddle_exponent(0, b, k1, log_l))
+            << "L " << geo.l() << " b " << b << " k1 " << k1;
+      }
+    }
+    EXPECT_EQ(entries.size(), static_cast<std::size_t>(geo.l())) << "L " << geo.l();
+    for (int warp = 0; warp < geo.warps(); ++warp) {
+      for (int i = 0; i < tm::kTilesPerWarp; ++i) {
+        int const b = tm::tile_butterfly(warp, i, log_l);
+        for (int mt = 0; mt < 2; ++mt) {
+          std::vector<int> word_in_bank(32, -1);
+          for (int lane = 0; lane < 32; ++lane) {
+            int const e = tm::stage1_twiddle_entry(b, tm::output_of((lane >> 2) & 7, mt));
+            for (int half = 0; half < 2; ++half) {
+              int const word = 2 * e + half;
+              int& held = word_in_bank[static_cast<std::size_t>(word & 31)];
+              EXPECT_TRUE(held == -1 || held == word)
+                  << "L " << geo.l() << " warp " << warp << " tile " << i << " mt " << mt
+                  << ": words " << held << " and " << word << " in one bank";
+              held = word;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(TcTallMma, AddressPartsFormEveryAccess) {
   // The kernel's addresses: (lane part ^ group part ^ tile part) + offset for stages 1 and 2
   // (groups of tiles i = i0 | u, i0 a multiple of the group size), and for stage 3 one of four
@@ -377,8 +418,11 @@ std::vector<std::vector<cd>> emulate(std::vector<std::vector<cd>> const& x, int 
         for (int n = 0; n < 8; ++n) {
           for (int k = 0; k < 16; ++k) {
             int const a = tp::position(stage, w, k, log_l);
-            cd const tw = tcfft::testing::root_of_unity(tp::twiddle_exponent(stage, w, k, log_l),
-                                                        geo.l(), false);
+            // Stage 1's twiddles as the kernel reads them, from its table's entries.
+            int const exponent =
+                stage == 0 ? tm::stage1_twiddle_exponent(tm::stage1_twiddle_entry(w, k), log_l)
+                           : tp::twiddle_exponent(stage, w, k, log_l);
+            cd const tw = tcfft::testing::root_of_unity(exponent, geo.l(), false);
             cd const v = y[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)] * tw;
             words[static_cast<std::size_t>(tm::mma_slot(c0 + n, a, log_l))] = round ? fp16(v) : v;
           }

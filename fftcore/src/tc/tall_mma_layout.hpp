@@ -68,6 +68,16 @@ FFTCORE_HD constexpr int tile_butterfly(int warp, int i, int log_l) {
 FFTCORE_HD constexpr int input_of(int t, int r, int s) { return 2 * (t + 4 * r) + s; }
 FFTCORE_HD constexpr int output_of(int g, int mt) { return g + 8 * mt; }
 
+/// Stage 1's twiddle table (tall_mma_kernel.cu: in shared memory after the fragments, L float2,
+/// filled once per block): s3 W_L^(b k1) at entry 16 b + k1 (b < L / 16, k1 < 16), so that a
+/// warp's reads, the eight k1 = output_of(g, mt) of its tile's butterfly b, are eight adjacent
+/// float2 (one wavefront).
+FFTCORE_HD constexpr int stage1_twiddle_entry(int b, int k1) { return (b << kLogRadix) + k1; }
+/// The exponent e of the W_L^e at entry `entry`: b k1 mod L.
+FFTCORE_HD constexpr int stage1_twiddle_exponent(int entry, int log_l) {
+  return ((entry >> kLogRadix) * (entry & (kRadix - 1))) & ((1 << log_l) - 1);
+}
+
 /// The entry of F_s that A register r (low half: half = 0, high: 1) of lane (g, t) holds, as
 /// the exponent e of W_16^e times a sign and a part: row g + 8 (r & 1) (part h = r & 1 of
 /// output g), column 2 t + 8 (r >> 1) + half (part half of input input_of(t, r >> 1, s)).

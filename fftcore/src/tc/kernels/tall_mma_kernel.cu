@@ -65,13 +65,12 @@ __device__ __forceinline__ float2* stage1_twiddles(std::uint32_t* words) {
   return reinterpret_cast<float2*>(shared_fragments<kLogL>(words) + 1);
 }
 
-/// Fills stage 1's twiddles s3 W_L^(b k1) at entry 16 b + k1.
+/// Fills stage 1's twiddles s3 W_L^(b k1) at entry tm::stage1_twiddle_entry(b, k1).
 template <int kLogL>
 __device__ __forceinline__ void fill_stage1_twiddles(float2* table, float2 const* coarse, float s3,
                                                      int j) {
-  constexpr int kL = 1 << kLogL;
-  for (int e = j; e < kL; e += tp::threads(kLogL)) {
-    int const exponent = ((e >> tp::kLogRadix) * (e & (tp::kRadix - 1))) & (kL - 1);
+  for (int e = j; e < (1 << kLogL); e += tp::threads(kLogL)) {
+    int const exponent = tm::stage1_twiddle_exponent(e, kLogL);
     table[e] = cscale(__ldg(coarse + (exponent << (kLogCoarse - kLogL))), s3);
   }
 }
@@ -253,7 +252,9 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
         tile_product(f, x, d);
         if ((u & kGroupMask) == 0) {  // a new butterfly: its twiddles W_L^(b k1) s3
 #pragma unroll
-          for (int mt = 0; mt < 2; ++mt) tw[mt] = stage1[(b << tp::kLogRadix) + tm::output_of(g, mt)];
+          for (int mt = 0; mt < 2; ++mt) {
+            tw[mt] = stage1[tm::stage1_twiddle_entry(b, tm::output_of(g, mt))];
+          }
         }
         int const at = store1_group ^ tm::tile_part(0, u, kLogL);
 #pragma unroll
