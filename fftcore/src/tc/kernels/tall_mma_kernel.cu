@@ -3,8 +3,8 @@
 // tall_pass_kernel.cu, but its two radix-16 stages as FP16 matrix products (mma.sync m16n8k16,
 // tall_mma_layout.hpp has the formulation and the swizzled words), the tcFFT design. Without
 // hooks (a load hook's factors would have to be rounded to FP16 before the product; the hooked
-// passes keep the FP32 stages). By default on the untwiddled column passes of 512 rows only
-// (runs_tall_mma has the measurements).
+// passes keep the FP32 stages). By default on the untwiddled column passes of 512 rows, and of
+// 1024 rows on fast-DRAM devices (runs_tall_mma has the measurements).
 #include <cuda_fp16.h>
 
 #include <atomic>
