@@ -247,6 +247,37 @@ std::vector<cd> emulate(std::vector<cd> const& x, int c, int log_l, bool fp16, b
   return out;
 }
 
+// The kernels address a butterfly's inputs (and in-place outputs) as input 0's word plus m
+// input_step(s), in the rows form's swizzle after a constant XOR per input (rows_input_xor): at
+// every stage. A map change that breaks the constant step fails here.
+TEST(TcTallPass, ButterflyInputsAreAConstantStepApart) {
+  for (int log_l : kLengths) {
+    int const l = 1 << log_l;
+    int const columns = 1 << tp::log_columns(log_l);
+    int const r3 = 1 << tp::log_last_radix(log_l);
+    for (int s = 0; s < 3; ++s) {
+      int const butterflies = s < 2 ? l / tp::kRadix : 1 << tp::kLogLastButterflies;
+      int const radix = s < 2 ? tp::kRadix : r3;
+      for (int c = 0; c < columns; ++c) {
+        for (int w = 0; w < butterflies; ++w) {
+          int const first = tp::slot(c, tp::position(s, w, 0, log_l), log_l);
+          int const first_rows = tp::rows_slot(c, tp::position(s, w, 0, log_l), log_l);
+          for (int m = 1; m < radix; ++m) {
+            int const a = tp::position(s, w, m, log_l);
+            ASSERT_EQ(tp::slot(c, a, log_l), first + m * tp::input_step(s, log_l))
+                << "L " << l << " stage " << s + 1 << " column " << c << " butterfly " << w
+                << " input " << m;
+            ASSERT_EQ(tp::rows_slot(c, a, log_l),
+                      (first_rows ^ tp::rows_input_xor(s, m, log_l)) + m * tp::input_step(s, log_l))
+                << "rows form, L " << l << " stage " << s + 1 << " column " << c << " butterfly "
+                << w << " input " << m;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(TcTallPass, EmulatedStagesGiveTheDft) {
   for (int log_l : kLengths) {
     Geometry const g{log_l};

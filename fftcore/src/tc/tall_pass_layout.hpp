@@ -130,6 +130,26 @@ FFTCORE_HD constexpr int position(int s, int w, int m, int log_l) {
                   : m + ((w >> kLogRadix) << lr3) + ((w & (kRadix - 1)) << lb);
 }
 
+/// The padded layout's word of input m of column butterfly w of stage s (0, 1, 2) is the word of
+/// its input 0 plus m input_step(s): a butterfly's inputs share the pad a / (L / 16) (stage 1:
+/// b < L / 16, positions L / 16 apart, one pad word more each; stage 2: b0 + R3 m < L / 16;
+/// stage 3: m + R3 k2 < L / 16), so they lie L / 16 + 1, R3 and 1 rows of C words apart. The
+/// rows form's swizzle keeps stage 1's steps too (its XOR takes bits of b alone there).
+FFTCORE_HD constexpr int input_step(int s, int log_l) {
+  int const log_c = log_columns(log_l);
+  return s == 0   ? ((1 << log_column_butterflies(log_l)) + 1) << log_c
+         : s == 1 ? 1 << (log_last_radix(log_l) + log_c)
+                  : 1 << log_c;
+}
+/// The rows form's word of input m is (input 0's word ^ rows_input_xor(s, m)) + m input_step(s):
+/// its swizzle XORs bits of the position, and a butterfly's input 0 and the offset of input m
+/// (m R3 at stage 2, m at stage 3; at stage 1 none that reach the swizzle) hold disjoint bits.
+FFTCORE_HD constexpr int rows_input_xor(int s, int m, int log_l) {
+  int const log_c = log_columns(log_l);
+  int const delta = s == 0 ? 0 : s == 1 ? m << log_last_radix(log_l) : m;
+  return (delta >> (5 - log_c)) & ((1 << log_c) - 1);
+}
+
 /// The exponent e of the twiddle W_L^e that output k of column butterfly w of stage s is
 /// multiplied by (stage 2's W_(L/16)^(b0 k2) is W_L^(16 b0 k2)); stage 3 has none.
 FFTCORE_HD constexpr int twiddle_exponent(int s, int w, int k, int log_l) {

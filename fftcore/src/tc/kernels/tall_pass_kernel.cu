@@ -267,6 +267,8 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
         }
       }
       dft_pow2<kLogR>(a);                                             // a[bit_reverse(k)] = DFT[k]
+      // Output k's word: output 0's plus k input_step(0) (both layouts of this kernel).
+      std::uint32_t* const first1 = words + tp::word_of<kLogL, kWords>(cu, b);
       float2 const wb = __ldg(coarse + (b << (kLogCoarse - kLogL)));  // W_L^b
       if constexpr (kReal == 0) {
         // s3 W_L^(b k) in a tree 5 products deep, not a chain of 15: the pass waits on the
@@ -279,15 +281,13 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
         scaled_powers(s3, wb, t);
 #pragma unroll
         for (int k = 0; k < kR; ++k) {
-          words[tp::word_of<kLogL, kWords>(cu, tp::position(0, b, k, kLogL))] =
-              pack_word(cmul(a[bit_reverse<kLogR>(k)], t[k]));
+          first1[k * tp::input_step(0, kLogL)] = pack_word(cmul(a[bit_reverse<kLogR>(k)], t[k]));
         }
       } else {
         float2 t = make_float2(s3, 0.f);
 #pragma unroll
         for (int k = 0; k < kR; ++k) {
-          words[tp::word_of<kLogL, kWords>(cu, tp::position(0, b, k, kLogL))] =
-              pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
+          first1[k * tp::input_step(0, kLogL)] = pack_word(cmul(a[bit_reverse<kLogR>(k)], t));
           if (k + 1 < kR) t = cmul(t, wb);
         }
       }
@@ -304,8 +304,11 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
       tp::butterfly_dft<kLogL, 1, kLogR, kWords>(words, c, w, a);
 #pragma unroll
       for (int k = 0; k < kR; ++k) {
-        words[tp::word_of<kLogL, kWords>(c, tp::position(1, w, k, kLogL))] =
-            pack_word(cmul(a[bit_reverse<kLogR>(k)], table[(k << kLogR3) + b0]));
+        float2 const y = cmul(a[bit_reverse<kLogR>(k)], table[(k << kLogR3) + b0]);
+        // In place: output k at input k's word (input_step, rows_input_xor).
+        int const first2 = tp::word_of<kLogL, kWords>(c, tp::position(1, w, 0, kLogL));
+        int const xk = kWords == tp::kRows ? tp::rows_input_xor(1, k, kLogL) : 0;
+        words[(first2 ^ xk) + k * tp::input_step(1, kLogL)] = pack_word(y);
       }
     }
     if (in_step) {

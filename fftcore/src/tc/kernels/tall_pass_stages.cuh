@@ -64,9 +64,26 @@ __device__ __forceinline__ int word_of(int c, int a) {
 template <int kLogL, int kStage, int kLogR, int kWords>
 __device__ __forceinline__ void butterfly_dft(std::uint32_t const* words, int c, int w,
                                               float2 (&a)[1 << kLogR]) {
+  if constexpr (kWords == kPadded) {
+    // Input 0's word and a constant step (input_step): one address, immediate offsets.
+    std::uint32_t const* const first = words + slot(c, position(kStage, w, 0, kLogL), kLogL);
 #pragma unroll
-  for (int m = 0; m < (1 << kLogR); ++m) {
-    a[m] = unpack_word(words[word_of<kLogL, kWords>(c, position(kStage, w, m, kLogL))]);
+    for (int m = 0; m < (1 << kLogR); ++m) {
+      a[m] = unpack_word(first[m * input_step(kStage, kLogL)]);
+    }
+  } else if constexpr (kWords == kRows) {
+    // Input 0's word, a constant XOR per input and a constant step (rows_input_xor).
+    int const first = rows_slot(c, position(kStage, w, 0, kLogL), kLogL);
+#pragma unroll
+    for (int m = 0; m < (1 << kLogR); ++m) {
+      a[m] = unpack_word(
+          words[(first ^ rows_input_xor(kStage, m, kLogL)) + m * input_step(kStage, kLogL)]);
+    }
+  } else {
+#pragma unroll
+    for (int m = 0; m < (1 << kLogR); ++m) {
+      a[m] = unpack_word(words[word_of<kLogL, kWords>(c, position(kStage, w, m, kLogL))]);
+    }
   }
   dft_pow2<kLogR>(a);
 }
