@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstdint>
+#include <type_traits>
 
 #include "tc/kernels/chained_launch.cuh"
 #include "tc/kernels/complex_math.cuh"
@@ -151,7 +152,11 @@ __device__ __forceinline__ void store_outputs(std::uint32_t* words, int slot,
                  pack_word(cmul(make_float2(d[1], d[3]), tw)));
 }
 
-template <int kLogL, bool kInverse, bool kTwiddled, int kAheadTiles = 4>
+/// kLogStride (EXPERIMENT, session 45): 0, or log2 of the pass's in_elem_stride and
+/// out_elem_stride where both are that power of two (launch_length dispatches), so that every
+/// global access of an item is its base pointer plus an immediate offset (no stride reloads,
+/// no per-access address arithmetic).
+template <int kLogL, bool kInverse, bool kTwiddled, int kAheadTiles = 4, int kLogStride = 0>
 __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     tall_mma_kernel(PassParams const p, void const* src, void* dst, float2 const* coarse,
                     float2 const* fine) {
@@ -182,7 +187,8 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   // Stage 3's deal (tall_pass_stages.cuh): column c, butterflies w0 + round_step v.
   int const c = tp::column_of(j, kLogL);
   int const w0 = tp::column_butterfly(j, kLogL);
-  auto const in_es = static_cast<std::uint32_t>(p.in_elem_stride);
+  auto const in_es =
+      kLogStride != 0 ? (1u << kLogStride) : static_cast<std::uint32_t>(p.in_elem_stride);
   // The warp's tiles i share their butterfly C / 8 at a time: w = w_warp + i / (C / 8), and
   // start at column 8 (i mod C / 8) (16 warp is a multiple of C / 8).
   int const w_warp = tm::tile_butterfly(warp, 0, kLogL);
@@ -207,6 +213,17 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     from = opaque(static_cast<std::uint32_t const*>(src) + origin.in_base + g +
                   static_cast<std::int64_t>(w_warp + (t << (kLogB + 1))) * in_es);
   };
+  // Tile i of the group whose first row pointer is `rows` (kLogStride: immediate offsets).
+  auto const load_group_tile = [&](std::uint32_t const* rows, int u, std::uint32_t(&x)[2][2]) {
+    constexpr std::uint32_t kS = 1u << kLogStride;
+    constexpr std::uint32_t kSixteenth = kS << kLogB, kHalf = kS << (kLogB + 3);
+    std::uint32_t const at = static_cast<std::uint32_t>(u >> tm::log_column_groups(kLogL)) * kS +
+                             static_cast<std::uint32_t>(tm::tile_first_column(0, u, kLogL));
+    x[0][0] = rows[at];
+    x[1][0] = rows[at + kSixteenth];
+    x[0][1] = rows[at + kHalf];
+    x[1][1] = rows[at + kSixteenth + kHalf];
+  };
   auto const load_tile = [&](std::uint32_t const* from, int i, std::uint32_t(&x)[2][2]) {
     std::uint32_t const* at = opaque(
         from + (static_cast<std::uint32_t>(i >> tm::log_column_groups(kLogL)) * in_es +
@@ -225,7 +242,13 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
   if (item < p.blocks) {
     base_of(item, from, o);
 #pragma unroll
-    for (int u = 0; u < kAheadTiles; ++u) load_tile(from, u, raw[u]);
+    for (int u = 0; u < kAheadTiles; ++u) {
+      if constexpr (kLogStride != 0) {
+        load_group_tile(from, u, raw[u]);
+      } else {
+        load_tile(from, u, raw[u]);
+      }
+    }
   }
 #pragma unroll 1
   for (; item < p.blocks; item += gridDim.x) {
@@ -236,6 +259,10 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
 #pragma unroll 1
     for (int i0 = 0; i0 < kTiles; i0 += kAheadTiles) {
       int const store1_group = store1_lane ^ tm::tile_part(0, i0, kLogL);
+      // kLogStride: the next group's first row (kAheadTiles is whole butterflies).
+      std::uint32_t const* const ahead =
+          from + (static_cast<std::uint32_t>((i0 + kAheadTiles) >> tm::log_column_groups(kLogL))
+                  << kLogStride);
 #pragma unroll
       for (int u = 0; u < kAheadTiles; ++u) {
         int const i = i0 + u;
@@ -247,7 +274,13 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
 #pragma unroll
           for (int r = 0; r < 2; ++r) x[s][r] = raw[u][s][r] ^ conj;
         }
-        if (i0 + kAheadTiles < kTiles) load_tile(from, i + kAheadTiles, raw[u]);
+        if (i0 + kAheadTiles < kTiles) {
+          if constexpr (kLogStride != 0) {
+            load_group_tile(ahead, u, raw[u]);
+          } else {
+            load_tile(from, i + kAheadTiles, raw[u]);
+          }
+        }
         float d[2][4];
         tile_product(f, x, d);
         if ((u & kGroupMask) == 0) {  // a new butterfly: its twiddles W_L^(b k1) s3
@@ -307,10 +340,17 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
     if (next_item < p.blocks) {
       base_of(next_item, from, o);
 #pragma unroll
-      for (int u = 0; u < kAheadTiles; ++u) load_tile(from, u, raw[u]);
+      for (int u = 0; u < kAheadTiles; ++u) {
+        if constexpr (kLogStride != 0) {
+          load_group_tile(from, u, raw[u]);
+        } else {
+          load_tile(from, u, raw[u]);
+        }
+      }
     }
-    tp::last_stage<kLogL, kInverse, false, kTwiddled, tp::kMma>(p, words, c, w0, current, s3,
-                                                            coarse, fine);
+    tp::last_stage<kLogL, kInverse, false, kTwiddled, tp::kMma, kLogStride>(p, words, c, w0,
+                                                                        current, s3, coarse,
+                                                                        fine);
     __syncthreads();  // this stage's reads before the next item's stage-1 writes
   }
 }
@@ -320,11 +360,12 @@ __global__ void __launch_bounds__(tp::threads(kLogL), tp::blocks_per_sm(kLogL))
 template <bool kTwiddled>
 constexpr int kMmaAhead = kTwiddled ? 4 : 8;
 
-template <int kLogL, bool kInverse, bool kTwiddled, int kAhead = kMmaAhead<kTwiddled>>
+template <int kLogL, bool kInverse, bool kTwiddled, int kAhead = kMmaAhead<kTwiddled>,
+          int kLogStride = 0>
 cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, float2 const* coarse,
                            float2 const* fine, cudaStream_t stream) noexcept {
   static std::atomic<int> resident_cache{0};
-  auto const kernel = tall_mma_kernel<kLogL, kInverse, kTwiddled, kAhead>;
+  auto const kernel = tall_mma_kernel<kLogL, kInverse, kTwiddled, kAhead, kLogStride>;
   constexpr std::size_t smem = kMmaSmemBytes<kLogL>;
   unsigned grid = 0;
   cudaError_t const e =
@@ -334,6 +375,27 @@ cudaError_t launch_variant(PassParams const& pass, void const* src, void* dst, f
                         fine);
 }
 
+/// The untwiddled passes' constant-stride kernels (EXPERIMENT, kLogStride):
+/// FFTCORE_TC_MMA_CONST_STRIDE=0 keeps the runtime stride for A/B.
+int constant_stride_log(PassParams const& tiled) noexcept {
+  static bool const on = env_switch_on("FFTCORE_TC_MMA_CONST_STRIDE");
+  if (!on || tiled.in_elem_stride != tiled.out_elem_stride) return 0;
+  for (int s = 8; s <= 12; ++s) {
+    if (tiled.in_elem_stride == (std::int64_t{1} << s)) return s;
+  }
+  return 0;
+}
+
+template <int kLogL, int kLogStride>
+cudaError_t launch_strided(PassParams const& tiled, void const* src, void* dst,
+                           float2 const* coarse, float2 const* fine, bool inverse,
+                           cudaStream_t stream) noexcept {
+  return inverse ? launch_variant<kLogL, true, false, kMmaAhead<false>, kLogStride>(
+                       tiled, src, dst, coarse, fine, stream)
+                 : launch_variant<kLogL, false, false, kMmaAhead<false>, kLogStride>(
+                       tiled, src, dst, coarse, fine, stream);
+}
+
 template <int kLogL>
 cudaError_t launch_length(PassParams const& tiled, void const* src, void* dst,
                           float2 const* coarse, float2 const* fine, bool inverse,
@@ -341,6 +403,22 @@ cudaError_t launch_length(PassParams const& tiled, void const* src, void* dst,
   if (tiled.log_twiddle_n != 0) {
     return inverse ? launch_variant<kLogL, true, true>(tiled, src, dst, coarse, fine, stream)
                    : launch_variant<kLogL, false, true>(tiled, src, dst, coarse, fine, stream);
+  }
+  if constexpr (kLogL <= 10) {
+    switch (constant_stride_log(tiled)) {
+      case 8:
+        return launch_strided<kLogL, 8>(tiled, src, dst, coarse, fine, inverse, stream);
+      case 9:
+        return launch_strided<kLogL, 9>(tiled, src, dst, coarse, fine, inverse, stream);
+      case 10:
+        return launch_strided<kLogL, 10>(tiled, src, dst, coarse, fine, inverse, stream);
+      case 11:
+        return launch_strided<kLogL, 11>(tiled, src, dst, coarse, fine, inverse, stream);
+      case 12:
+        return launch_strided<kLogL, 12>(tiled, src, dst, coarse, fine, inverse, stream);
+      default:
+        break;
+    }
   }
   return inverse ? launch_variant<kLogL, true, false>(tiled, src, dst, coarse, fine, stream)
                  : launch_variant<kLogL, false, false>(tiled, src, dst, coarse, fine, stream);
@@ -357,6 +435,23 @@ cudaError_t prepare_length() noexcept {
       e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(kMmaSmemBytes<kLogL>));
     }
+  }
+  if constexpr (kLogL <= 10) {
+    auto const strided = [&](auto stride) {
+      constexpr int kS = decltype(stride)::value;
+      for (auto const kernel : {tall_mma_kernel<kLogL, false, false, kMmaAhead<false>, kS>,
+                                tall_mma_kernel<kLogL, true, false, kMmaAhead<false>, kS>}) {
+        if (e == cudaSuccess) {
+          e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(kMmaSmemBytes<kLogL>));
+        }
+      }
+    };
+    strided(std::integral_constant<int, 8>{});
+    strided(std::integral_constant<int, 9>{});
+    strided(std::integral_constant<int, 10>{});
+    strided(std::integral_constant<int, 11>{});
+    strided(std::integral_constant<int, 12>{});
   }
   return e;
 }

@@ -99,7 +99,7 @@ struct LastStageTarget {
 /// Stage 3: butterfly w = k1 + 16 k2 (G of them a round, w = w0 + round_step (G u + g)) reads
 /// position m + R3 k2 + (L / 16) k1 of column c and writes X[w + 256 k3] = s3 DFT[k3] (times the
 /// pass twiddle W_N^(tw n) of output n, or the store hook's factor) to global memory.
-template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, int kWords>
+template <int kLogL, bool kInverse, bool kHooked, bool kTwiddled, int kWords, int kLogOutStride = 0>
 __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t const* words, int c,
                                            int w0, LastStageTarget const& o, float s3,
                                            float2 const* coarse, float2 const* fine) {
@@ -108,7 +108,10 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
   constexpr int kLogG = log_last_group(kLogL);
   constexpr int kStep = 1 << log_round_step(kLogL);
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
-  auto const out_es = static_cast<std::uint32_t>(p.out_elem_stride);
+  // kLogOutStride (EXPERIMENT, the tall MMA kernel's constant strides): 0, or log2 of
+  // out_elem_stride, each store then the row pointer plus an immediate offset.
+  auto const out_es =
+      kLogOutStride != 0 ? (1u << kLogOutStride) : static_cast<std::uint32_t>(p.out_elem_stride);
   bool const store_hook = kHooked && p.store_factors != nullptr;
   bool const flip_factor = (p.conjugate_store != 0) != kInverse;
   // Output n = w + 256 k3 of the pass's twiddled form times W_N^(tw n) = W_N^(tw w) s3, then
@@ -171,8 +174,13 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
           y = cmul(y, hook_factor(p.store_factors, (o.seq_at + n * out_es) & p.factor_mask,
                                   flip_factor));
         }
-        *at = pack_word(y) ^ conj;
-        at = opaque(at + (out_es << kLogLastButterflies));
+        if constexpr (kLogOutStride != 0) {
+          at[static_cast<std::uint32_t>(k) << (kLogLastButterflies + kLogOutStride)] =
+              pack_word(y) ^ conj;
+        } else {
+          *at = pack_word(y) ^ conj;
+          at = opaque(at + (out_es << kLogLastButterflies));
+        }
       }
     }
   }
