@@ -259,6 +259,8 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   constexpr std::uint32_t kInputBytes = ((1u << lp::kLogLength) + (kC2r ? 1u : 0u)) * 4u;
 #pragma unroll 1
   for (; item < p.blocks; item += step) {
+    __builtin_assume(__isGlobal(from));
+    __builtin_assume(__isGlobal(to));
     // Stage 1: butterfly b = j + 512 u reads x[b + 1024 m], writes W_N^(b k1) s3 DFT[k1] to
     // position b + 1024 k1 (the split's odd half: times W_2N^b as well).
 #pragma unroll 1
@@ -432,6 +434,8 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   }
 #pragma unroll 1
   for (; item < p.blocks; item += gridDim.x) {
+    __builtin_assume(__isGlobal(from));
+    __builtin_assume(__isGlobal(to));
     std::uint32_t later[kR];
     {
       float2 a[kR];

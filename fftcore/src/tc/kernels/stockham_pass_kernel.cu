@@ -445,6 +445,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
     } else if constexpr (kPairedIn) {
       // The paired C2R: X[n] for the lane's pairs p < E / 2 (n = j + T p), then X[M - n].
       std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
+      __builtin_assume(__isGlobal(mirror));
 #pragma unroll
       for (int i = 0; i < kE / 2; ++i) {
         raw[i] = state <= 0 ? 0u : from[i << kLogT];
@@ -485,6 +486,13 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   load(state);
 #pragma unroll 1
   for (std::int64_t w = 0; state >= 0; ++w) {
+    // The item's pointers are global (locate sets them whenever state >= 0); said again here,
+    // since across the loop's back edge ptxas loses opaque()'s assumption and used generic
+    // LD / ST for them.
+    __builtin_assume(__isGlobal(from));
+    __builtin_assume(__isGlobal(to));
+    if constexpr (kRows) __builtin_assume(__isGlobal(to_mirror));
+    if constexpr (kRowsIn) __builtin_assume(__isGlobal(from_mirror));
     if (ahead > 0 && tid == 0) prefetch(w + ahead);
     float2 a[kE];
     if constexpr (kReal == kSplitIn) {
@@ -496,6 +504,7 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
       // points, where it does not spill; 4-12 % slower from 4096, where it does).
       std::uint32_t other[kE];
       std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
+      __builtin_assume(__isGlobal(mirror));
 #pragma unroll
       for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
       // W_{2M}^j / 4: the quarter in the per-item factor, not in each value's (exact either way;

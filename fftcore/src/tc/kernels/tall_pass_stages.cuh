@@ -203,6 +203,7 @@ __device__ __forceinline__ void last_stage_real_columns(std::uint32_t const* wor
   constexpr int kLogR3 = log_last_radix(kLogL);
   constexpr int kR3 = 1 << kLogR3;
   constexpr int kHalf = kR3 / 2;
+  __builtin_assume(__isGlobal(out));  // lost across the item loop: generic ST without it
   std::uint32_t const even = 2 * column, odd = 2 * column + 1;
   auto const twiddle = [&](std::uint32_t n, std::uint32_t r) {
     return pass_twiddle(coarse, fine, pass_twiddle_exponent32(n, r, log_n), false);
@@ -283,6 +284,7 @@ __device__ __forceinline__ void last_stage_half_rows(std::uint32_t const* words,
   constexpr int kR3 = 1 << kLogR3;
   constexpr int kLogG = log_last_group(kLogL);
   constexpr int kStep = 1 << log_round_step(kLogL);
+  __builtin_assume(__isGlobal(out));  // lost across the item loop: generic ST without it
   if (k2 > (1u << (log_n2 - 1))) return;
 #pragma unroll 1
   for (int v = 0; v < (kRounds << kLogG); ++v) {
