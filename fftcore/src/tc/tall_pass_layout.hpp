@@ -135,6 +135,9 @@ FFTCORE_HD constexpr int position(int s, int w, int m, int log_l) {
 /// b < L / 16, positions L / 16 apart, one pad word more each; stage 2: b0 + R3 m < L / 16;
 /// stage 3: m + R3 k2 < L / 16), so they lie L / 16 + 1, R3 and 1 rows of C words apart. The
 /// rows form's swizzle keeps stage 1's steps too (its XOR takes bits of b alone there).
+/// One address and immediate offsets per butterfly instead of slot()'s LEA pair per input (the
+/// <12> column kernel 3648 -> 3096 SASS instructions); H200, session 46 (NOTES.md item 1):
+/// 4096x4096 1.584 -> 1.534 ms, 2^22 1.953 -> 1.796, 2^24 2.023 -> 1.858.
 FFTCORE_HD constexpr int input_step(int s, int log_l) {
   int const log_c = log_columns(log_l);
   return s == 0   ? ((1 << log_column_butterflies(log_l)) + 1) << log_c

@@ -108,8 +108,8 @@ __device__ __forceinline__ void last_stage(PassParams const& p, std::uint32_t co
   constexpr int kLogG = log_last_group(kLogL);
   constexpr int kStep = 1 << log_round_step(kLogL);
   constexpr std::uint32_t conj = kInverse ? kConjugate : 0u;
-  // kLogOutStride (EXPERIMENT, the tall MMA kernel's constant strides): 0, or log2 of
-  // out_elem_stride, each store then the row pointer plus an immediate offset.
+  // kLogOutStride (the tall MMA kernel's constant strides): 0, or log2 of out_elem_stride,
+  // each store then the row pointer plus an immediate offset.
   auto const out_es =
       kLogOutStride != 0 ? (1u << kLogOutStride) : static_cast<std::uint32_t>(p.out_elem_stride);
   bool const store_hook = kHooked && p.store_factors != nullptr;
