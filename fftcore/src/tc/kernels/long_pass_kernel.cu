@@ -259,8 +259,14 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
   constexpr std::uint32_t kInputBytes = ((1u << lp::kLogLength) + (kC2r ? 1u : 0u)) * 4u;
 #pragma unroll 1
   for (; item < p.blocks; item += step) {
-    __builtin_assume(__isGlobal(from));
-    __builtin_assume(__isGlobal(to));
+    // The item's pointers are global (base_of sets them before the loop and at its end); said
+    // again here, since across the back edge ptxas loses opaque()'s assumption and used generic
+    // LD / ST. H200, session 46 (NOTES.md item 3): 2^15 C2C 0.823 -> 0.799 ms; but the R2C of
+    // 2^16 reals (kR2c) 0.500 -> 0.508, so that variant keeps the generic form.
+    if constexpr (!kR2c) {
+      __builtin_assume(__isGlobal(from));
+      __builtin_assume(__isGlobal(to));
+    }
     // Stage 1: butterfly b = j + 512 u reads x[b + 1024 m], writes W_N^(b k1) s3 DFT[k1] to
     // position b + 1024 k1 (the split's odd half: times W_2N^b as well).
 #pragma unroll 1
@@ -433,9 +439,9 @@ __global__ void __launch_bounds__(lp::kThreads, 1)
     for (int m = 0; m < kR; ++m) load(m, true);
   }
 #pragma unroll 1
+  // No space assumption in this loop (generic LD / ST): with it, the R2C of 2^15 reals ran
+  // 0.500-0.504 -> 0.504-0.510 ms (H200, session 46, NOTES.md item 8).
   for (; item < p.blocks; item += gridDim.x) {
-    __builtin_assume(__isGlobal(from));
-    __builtin_assume(__isGlobal(to));
     std::uint32_t later[kR];
     {
       float2 a[kR];
