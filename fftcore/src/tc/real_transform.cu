@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The split kernels of the real transforms: a grid-stride loop over items (row, j), j < M/2
 // (or 1 when M = 1), each item one mirrored pair (k = j, M - j) of real_split.hpp; item 0
-// does the ends (k = 0, M) and the middle (k = M/2). Arithmetic in FP32.
+// does the ends (k = 0, M) and the middle (k = M/2). Arithmetic in FP32. The R2C's FP16 split
+// of M >= 2^11 points runs the staged form instead (split_forward_staged_kernel): runs of 1024
+// pairs through shared memory, so that its global accesses are 16 bytes wide.
 #include "tc/real_transform.hpp"
 
 #include "tc/kernels/chained_launch.cuh"
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace fftcore::detail::tc {
 namespace {
@@ -70,6 +73,107 @@ __global__ void split_forward_kernel(In const* z, Out* x, std::int64_t rows, int
       store(xr + (m - j), xmk);
     }
   }
+}
+
+/// The staged R2C split (FP16 Z and X): block b of a row takes the B = 1024 pairs j = J .. J +
+/// B - 1 (J = B (b mod chunks)), reads Z[J .. J + B) and Z[M - J - B .. M - J] in 16-byte words
+/// into shared memory, computes the pairs there (4 a thread) and stores its two runs of X,
+/// X[J .. J + B) and X[M - J - B + 1 .. M - J], from shared memory laid out on the 16-byte grid
+/// of the addresses: 16-byte accesses throughout but for the runs' first and last groups. The
+/// plain kernel moves one 4-byte word per access, two loads in flight a thread, its warps'
+/// stores one to three words off the sector grid. Same DRAM bytes (ncu, H200, R2C of 2^23 reals:
+/// 537 MB read, 510-517 MB written by either), 333 -> 257 us (4.1 TB/s, the copy's rate);
+/// the R2C of 2^23..2^27 reals 1.244-1.251 -> 1.177-1.185 ms at 2^23, 1.616-1.630 ->
+/// 1.551-1.558 at 2^27 (per 2^28 reals; fftcore/NOTES.md, session 47).
+constexpr int kStagedThreads = 256;
+constexpr int kLogStagedPairs = 10;  // B
+constexpr int kStagedPairs = 1 << kLogStagedPairs;
+constexpr int kStagedGroups = kStagedPairs / 4;  // 16-byte words of a run
+static_assert(kStagedGroups == kStagedThreads, "one 16-byte word of each run per thread");
+
+/// Where a run of X starting at `p` lies on the 16-byte grid: its first word's offset in its
+/// group (0..3).
+__device__ inline int grid_offset(__half2 const* p) {
+  return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) >> 2) & 3);
+}
+
+/// Stores the run of B words staged in `words` at offsets shift .. shift + B - 1 to
+/// `dst - shift` .., one 16-byte group per thread (group kStagedGroups, when shift > 0, by
+/// thread 0); the run's first and last groups, partly outside it, word by word.
+__device__ inline void store_run(std::uint32_t const* words, __half2* dst, int shift) {
+  auto* const base = reinterpret_cast<std::uint32_t*>(dst) - shift;
+  int const t = static_cast<int>(threadIdx.x);
+  auto const group = [&](int g) {
+    int const w0 = 4 * g;
+    if (w0 >= shift && w0 + 4 <= shift + kStagedPairs) {
+      uint4 const v = reinterpret_cast<uint4 const*>(words)[g];
+      *reinterpret_cast<uint4*>(base + w0) = v;
+    } else {
+      for (int w = w0; w < w0 + 4; ++w) {
+        if (w >= shift && w < shift + kStagedPairs) base[w] = words[w];
+      }
+    }
+  };
+  group(t);
+  if (t == 0 && shift > 0) group(kStagedGroups);
+}
+
+__global__ void __launch_bounds__(kStagedThreads)
+    split_forward_staged_kernel(__half2 const* z, __half2* x, int log_m, float f) {
+  // Inputs: Z[J .. J + B), Z[M - J - B .. M - J] (the last word: Z[M - J], J > 0). Outputs: the
+  // runs on the 16-byte grid, one group more than B words for the offset.
+  __shared__ __align__(16) std::uint32_t in_f[kStagedPairs];
+  __shared__ __align__(16) std::uint32_t in_m[kStagedPairs + 4];
+  __shared__ __align__(16) std::uint32_t out_f[kStagedPairs + 4];
+  __shared__ __align__(16) std::uint32_t out_m[kStagedPairs + 4];
+  int const log_chunks = log_m - 1 - kLogStagedPairs;
+  std::int64_t const row = static_cast<std::int64_t>(blockIdx.x) >> log_chunks;
+  std::uint32_t const j0 = (blockIdx.x & ((1u << log_chunks) - 1)) << kLogStagedPairs;
+  std::uint32_t const m = 1u << log_m;
+  __half2 const* zr = z + row * m;
+  __half2* xr = x + row * (m + 1);
+  int const t = static_cast<int>(threadIdx.x);
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
+  reinterpret_cast<uint4*>(in_f)[t] = __ldg(reinterpret_cast<uint4 const*>(zr + j0) + t);
+  reinterpret_cast<uint4*>(in_m)[t] =
+      __ldg(reinterpret_cast<uint4 const*>(zr + (m - j0 - kStagedPairs)) + t);
+  if (t == 0 && j0 > 0) {
+    in_m[kStagedPairs] = __ldg(reinterpret_cast<unsigned int const*>(zr + (m - j0)));
+  }
+  __syncthreads();
+  auto const value = [](std::uint32_t w) {
+    __half2 h;
+    std::memcpy(&h, &w, sizeof h);
+    return __half22float2(h);
+  };
+  auto const word = [](float2 v) {
+    __half2 const h = __float22half2_rn(v);
+    std::uint32_t w;
+    std::memcpy(&w, &h, sizeof w);
+    return w;
+  };
+  __half2* const run_f = xr + j0;                             // X[J ..]
+  __half2* const run_m = xr + (m - j0 - kStagedPairs + 1);    // X[M - J - B + 1 ..]
+  int const shift_f = grid_offset(run_f);
+  int const shift_m = grid_offset(run_m);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    int const p = t + i * kStagedThreads;  // pair j = J + p; Z[M - j] is in_m[B - p]
+    std::uint32_t const j = j0 + static_cast<std::uint32_t>(p);
+    float2 xk, xmk;
+    if (j == 0) {
+      split_forward_ends(value(in_f[0]), f, xk, xmk);
+      xr[m / 2] = __float22half2_rn(split_forward_middle(__half22float2(zr[m / 2]), f));
+    } else {
+      split_forward_pair(value(in_f[p]), value(in_m[kStagedPairs - p]), fast_twiddle(j, log_m), f,
+                         xk, xmk);
+    }
+    out_f[shift_f + p] = word(xk);
+    out_m[shift_m + kStagedPairs - 1 - p] = word(xmk);  // X[M - j]
+  }
+  __syncthreads();
+  store_run(out_f, run_f, shift_f);
+  store_run(out_m, run_m, shift_m);
 }
 
 template <class In, class Out>
@@ -137,6 +241,18 @@ struct Inverse {
 
 cudaError_t launch_split_forward(SplitArgs const& args, void const* z, void* x,
                                  cudaStream_t stream) noexcept {
+  // FFTCORE_TC_SPLIT_STAGED=0 keeps the plain kernel for every split (A/B).
+  static bool const staged_on = env_switch_on("FFTCORE_TC_SPLIT_STAGED");
+  if (staged_on && args.staged && !args.in_fp32 && !args.out_fp32 &&
+      args.log_m > kLogStagedPairs && args.rows > 0 &&
+      reinterpret_cast<std::uintptr_t>(z) % 16 == 0) {
+    std::int64_t const blocks = args.rows << (args.log_m - 1 - kLogStagedPairs);
+    if (blocks <= std::int64_t{0x7fffffff}) {
+      return launch_chained(split_forward_staged_kernel, static_cast<unsigned>(blocks),
+                            kStagedThreads, 0, stream, static_cast<__half2 const*>(z),
+                            static_cast<__half2*>(x), args.log_m, args.factor);
+    }
+  }
   return dispatch<Forward>(args, z, x, stream);
 }
 
