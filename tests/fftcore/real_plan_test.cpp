@@ -541,13 +541,13 @@ void emulate_split(RealLayout const& layout, std::vector<cd> const& src, std::ve
 
 /// Emulates the Tensor Core real plan of `d` on `in` (complex view of the data) into `out`.
 /// `mirror`: the mirror pass's fewest sequences (log2, 0: none), build_real_layout's
-/// mirror_log_sequences.
+/// mirror_log_sequences; `c2r_split`: its c2r_split_log_m.
 void emulate_real_plan(fftcore::PlanDesc const& d, std::vector<cd> const& in, std::vector<cd>& out,
                        int row_pairs = fftcore::detail::tc::kLogMinRowPairsColumns,
-                       int mirror = 0) {
+                       int mirror = 0, int c2r_split = 0) {
   RealLayout layout;
   ASSERT_EQ(fftcore::detail::tc::build_real_layout(d, layout, true, true, row_pairs, false, false,
-                                                   true, false, mirror),
+                                                   true, false, mirror, c2r_split),
             Status::kSuccess);
   std::size_t const m = std::size_t{1} << layout.log_m;
   auto const rows = static_cast<std::size_t>(layout.rows);
@@ -641,7 +641,8 @@ std::vector<double> random_real(std::size_t n, unsigned seed) {
 /// R2C then C2R of one shape (rows = 0: 1-D), emulated, against the double reference.
 /// `row_pairs`: the row pairs' fewest columns (log2), 0 for the fused 2-D layout.
 void check_shape(std::int64_t rows, std::int64_t cols, std::int64_t batch, Scaling scaling,
-                 int row_pairs = fftcore::detail::tc::kLogMinRowPairsColumns) {
+                 int row_pairs = fftcore::detail::tc::kLogMinRowPairsColumns,
+                 int c2r_split = 0) {
   std::int64_t const r = rows > 0 ? rows : 1;
   auto const n = static_cast<std::size_t>(r * cols);
   unsigned const seed = static_cast<unsigned>(rows * 7919 + cols * 31 + batch);
@@ -660,7 +661,7 @@ void check_shape(std::int64_t rows, std::int64_t cols, std::int64_t batch, Scali
   auto exact = reference_r2c(x, r, cols, batch);
   std::vector<cd> back;
   ASSERT_NO_FATAL_FAILURE(emulate_real_plan(real_desc(rows, cols, batch, Transform::kC2R, scaling),
-                                            exact, back, row_pairs));
+                                            exact, back, row_pairs, 0, c2r_split));
   std::vector<cd> expect(packed);
   for (auto& v : expect) v *= static_cast<double>(n) * s;
   EXPECT_LT(tcfft::testing::relative_l2_error(back, expect), 2e-6) << "C2R";
@@ -1001,6 +1002,54 @@ TEST(RealPlan, EmulatedLayoutGivesR2cAndC2rMultiPass) {
   check_shape(0, 1 << 17, 16, Scaling::kNone);
   check_shape(0, 1 << 16, 33, Scaling::kBySqrtN);  // 128 + 256
   check_shape(0, 1 << 18, 1, Scaling::kByN);       // 512 + 256 (the register-chained pass)
+}
+
+/// The C2R's split kernel (build_real_layout's c2r_split_log_m, kLogMinC2rSplitKernelM): from
+/// that M the 1-D C2R runs the split kernel into FP16 Z and the complex plan's row passes (the
+/// R2C's, two-pass splits included), not the column split; below it, and switched off, the
+/// column split as before. Emulated at M = 2^16 and 2^17 (the switch's =16) against the
+/// reference, scaled or not.
+TEST(RealPlan, C2rSplitKernelTakesTheComplexRowPasses) {
+  namespace tc = fftcore::detail::tc;
+  for (int log_n : {25, 26, 27}) {
+    for (int c2r_split : {0, tc::kLogMinC2rSplitKernelM}) {
+      auto const d = real_desc(0, std::int64_t{1} << log_n, 1, Transform::kC2R);
+      auto const r = real_desc(0, std::int64_t{1} << log_n, 1, Transform::kR2C);
+      RealLayout c2r, r2c;
+      for (auto [desc, layout] : {std::pair{&d, &c2r}, std::pair{&r, &r2c}}) {
+        ASSERT_EQ(tc::build_real_layout(*desc, *layout, true, true, tc::kLogMinRowPairsColumns,
+                                        true, true, true, true, tc::kLogMinMirrorSequences,
+                                        c2r_split),
+                  Status::kSuccess);
+      }
+      SCOPED_TRACE("2^" + std::to_string(log_n) + " reals, c2r_split " +
+                   std::to_string(c2r_split));
+      bool const kernel = c2r_split > 0;
+      EXPECT_EQ(c2r.column_split, !kernel);
+      EXPECT_EQ(c2r.split_in_row_pass(), !kernel);
+      EXPECT_EQ(c2r.z_fp16, kernel);
+      std::vector<int> c2r_lengths, r2c_lengths;
+      for (auto const& p : c2r.row.passes) c2r_lengths.push_back(p.log_length);
+      for (auto const& p : r2c.row.passes) r2c_lengths.push_back(p.log_length);
+      if (kernel) {
+        EXPECT_EQ(c2r_lengths, r2c_lengths);
+        EXPECT_EQ(c2r.row.passes.front().real_in_columns, 0);
+      } else {
+        EXPECT_EQ(c2r.row.passes.front().real_in_columns, 1);
+      }
+    }
+  }
+  // Below the switch's M: unchanged (the halves at 2^24 reals in a large batch).
+  RealLayout below;
+  ASSERT_EQ(tc::build_real_layout(real_desc(0, 1 << 24, 16, Transform::kC2R), below, true, true,
+                                  tc::kLogMinRowPairsColumns, true, true, true, true,
+                                  tc::kLogMinMirrorSequences, tc::kLogMinC2rSplitKernelM),
+            Status::kSuccess);
+  EXPECT_TRUE(below.halves);
+  // The emulated plans: M = 2^16 (two passes) and 2^17, the split kernel from M = 2^16.
+  check_shape(0, 1 << 17, 2, Scaling::kNone, tc::kLogMinRowPairsColumns, 16);
+  check_shape(0, 1 << 17, 1, Scaling::kByN, tc::kLogMinRowPairsColumns, 16);
+  check_shape(0, 1 << 18, 1, Scaling::kBySqrtN, tc::kLogMinRowPairsColumns, 16);
 }
 
 /// The mirror pass (RealLayout::mirror, mirror_pass_layout.hpp): where the planner takes it (the

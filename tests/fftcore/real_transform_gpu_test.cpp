@@ -378,6 +378,15 @@ TEST_F(RealTransform, C2rColumnSplitSizesOddBatches) {
   }
 }
 
+/// The C2R of 2^25 reals: the staged split kernel into FP16 Z, then the complex plan's two row
+/// passes (kLogMinC2rSplitKernelM; the ctest entry RealTransform.C2rSplitKernelOff runs it on
+/// the column split, RealTransform.C2rSplitKernelFrom2Pow16 the column-split sizes above on the
+/// split kernel).
+TEST_F(RealTransform, C2rSplitKernel1d) {
+  SCOPED_TRACE("n = 2^25");
+  compare_c2r(0, std::int64_t{1} << 25, 1);
+}
+
 /// The small real kernels' sizes (n = 2 .. 64: 32 rows or more per warp; 128, 256, 512: 8, 4
 /// and 2) with batches that end inside a warp's rows, and a few whole blocks; a small set for
 /// compute-sanitizer.

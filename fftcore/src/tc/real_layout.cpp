@@ -506,7 +506,8 @@ bool fuse_row_pairs(PlanDesc const& desc, RealLayout& layout, int min_log_column
 
 Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bool twin,
                          int row_pairs_log_columns, bool tall, bool halves,
-                         bool small_512, bool fast_dram, int mirror_log_sequences) noexcept {
+                         bool small_512, bool fast_dram, int mirror_log_sequences,
+                         int c2r_split_log_m) noexcept {
   if (desc.kind != Transform::kR2C && desc.kind != Transform::kC2R) {
     return Status::kInvalidArgument;
   }
@@ -540,8 +541,11 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   bool const fp16_rows = fuse && m > 1 && !(layout.rank2 && desc.elements() <= 4096);
   // The FP32 ends split 8192 and 16384 points as a short pass and a 4096-point one (the
   // register-chained pass cannot write FP32 Z); FP16 rows take the plain split.
+  // The C2R's split kernel and the complex plan's row passes (kLogMinC2rSplitKernelM).
+  bool const c2r_kernel = fuse && !layout.r2c && !layout.rank2 && c2r_split_log_m > 0 &&
+                          layout.log_m >= c2r_split_log_m;
   auto const build_rows = [&](bool fp32_ends) {
-    bool const two_pass = tall && layout.r2c && !fp32_ends && !layout.rank2;
+    bool const two_pass = tall && (layout.r2c || c2r_kernel) && !fp32_ends && !layout.rank2;
     return build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row, fp32_ends, 0,
                              0, two_pass, two_pass && fast_dram);
   };
@@ -564,7 +568,7 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   }
   if (fp16_rows && !layout.small && !layout.row_pairs && !layout.halves && !layout.mirror &&
       !fuse_split(layout) &&
-      !fuse_pairs(layout) && !fuse_column_split(layout)) {
+      !fuse_pairs(layout) && (c2r_kernel || !fuse_column_split(layout))) {
     if (desc.rank == 1 && (m > (std::int64_t{1} << fast::kMaxLogLength) || m >= 16)) {
       // 1-D of 2^16 points and more (M > 16384, two or three row passes; 32..512 points, M =
       // 16..256, take the small real kernels above): Z in FP16, so that the row FFT runs the

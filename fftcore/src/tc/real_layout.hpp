@@ -158,6 +158,14 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 /// 0.983-0.986, 2^19 0.963-0.968 / 0.960-0.963, 2^20 0.981-0.984 / 1.122-1.124.
 inline constexpr int kLogMinMirrorSequences = 9;
 
+/// The 1-D C2R's split kernel from M = 2^24 complex points (2^25..2^27 reals, which the halves
+/// leave to the column split): the staged split kernel (real_transform.cu) moves X to FP16 Z at
+/// the copy's rate, and the row FFT then runs the complex plan's passes (at M = 2^24 two, where
+/// the column split's first pass made three). Expected (H200, session 47): the C2R of 2^27 reals
+/// ~1.61 -> ~1.53 ms per 2^28 reals (the 3-pass inverse C2C of 2^26 points, 1.27, plus the
+/// split, 0.26), 2^25 ~1.50 -> ~1.2.
+inline constexpr int kLogMinC2rSplitKernelM = 24;
+
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
 /// column passes have their buffers already mapped to FP16 / FP32 (in_fp32 / out_fp32) as
 /// real_buffer() says.
@@ -182,13 +190,17 @@ inline constexpr int kLogMinMirrorSequences = 9;
 /// says so (2^19 reals). `mirror_log_sequences`: the 1-D R2C and C2R of M = 128 D0 complex
 /// points with D0 from 2^mirror_log_sequences to 4096 on the mirror pass (RealLayout::mirror,
 /// with `fuse`; 0: never, below 9 it counts as 9), where its D0-point pass has
-/// tall_pass::kMinItems items.
+/// tall_pass::kMinItems items. `c2r_split_log_m`: the 1-D C2R of M >= 2^c2r_split_log_m
+/// complex points (with `fuse`; 0: none) takes the split kernel into FP16 Z and then the row
+/// FFT as the complex plan has it (with `tall`, its two-pass splits), instead of the split in
+/// the first row pass's load (fuse_column_split); see kLogMinC2rSplitKernelM.
 [[nodiscard]] Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse = true,
                                        bool twin = true,
                                        int row_pairs_log_columns = kLogMinRowPairsColumns,
                                        bool tall = false, bool halves = false,
                                        bool small_512 = true, bool fast_dram = false,
-                                       int mirror_log_sequences = 0) noexcept;
+                                       int mirror_log_sequences = 0,
+                                       int c2r_split_log_m = 0) noexcept;
 
 /// The real-plan buffer behind a complex sub-plan's Buffer (`column`: the column FFT's).
 [[nodiscard]] RealBuffer real_buffer(RealLayout const& layout, bool column, Buffer buffer) noexcept;

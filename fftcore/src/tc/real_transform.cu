@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The split kernels of the real transforms: a grid-stride loop over items (row, j), j < M/2
 // (or 1 when M = 1), each item one mirrored pair (k = j, M - j) of real_split.hpp; item 0
-// does the ends (k = 0, M) and the middle (k = M/2). Arithmetic in FP32. The R2C's FP16 split
-// of M >= 2^11 points runs the staged form instead (split_forward_staged_kernel): runs of 1024
-// pairs through shared memory, so that its global accesses are 16 bytes wide.
+// does the ends (k = 0, M) and the middle (k = M/2). Arithmetic in FP32. The FP16 splits of
+// M >= 2^11 points run the staged forms instead (split_forward_staged_kernel,
+// split_inverse_staged_kernel): runs of 1024 pairs through shared memory, so that the global
+// accesses are 16 bytes wide.
 #include "tc/real_transform.hpp"
 
 #include "tc/kernels/chained_launch.cuh"
@@ -97,25 +98,74 @@ __device__ inline int grid_offset(__half2 const* p) {
   return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) >> 2) & 3);
 }
 
-/// Stores the run of B words staged in `words` at offsets shift .. shift + B - 1 to
-/// `dst - shift` .., one 16-byte group per thread (group kStagedGroups, when shift > 0, by
+/// Stores the run of `count` (<= B) words staged in `words` at offsets shift .. shift + count - 1
+/// to `dst` .., one 16-byte group per thread (group kStagedGroups, where the run reaches it, by
 /// thread 0); the run's first and last groups, partly outside it, word by word.
-__device__ inline void store_run(std::uint32_t const* words, __half2* dst, int shift) {
+__device__ inline void store_run(std::uint32_t const* words, __half2* dst, int shift,
+                                 int count = kStagedPairs) {
   auto* const base = reinterpret_cast<std::uint32_t*>(dst) - shift;
   int const t = static_cast<int>(threadIdx.x);
   auto const group = [&](int g) {
     int const w0 = 4 * g;
-    if (w0 >= shift && w0 + 4 <= shift + kStagedPairs) {
+    if (w0 >= shift && w0 + 4 <= shift + count) {
       uint4 const v = reinterpret_cast<uint4 const*>(words)[g];
       *reinterpret_cast<uint4*>(base + w0) = v;
     } else {
       for (int w = w0; w < w0 + 4; ++w) {
-        if (w >= shift && w < shift + kStagedPairs) base[w] = words[w];
+        if (w >= shift && w < shift + count) base[w] = words[w];
       }
     }
   };
   group(t);
-  if (t == 0 && shift > 0) group(kStagedGroups);
+  if (t == 0 && shift + count > 4 * kStagedGroups) group(kStagedGroups);
+}
+
+/// The loads of store_run, for two runs at once: the run of `count_a` words at `src_a` into
+/// `words_a` at offsets shift_a .., likewise b; whole 16-byte groups where they lie inside the
+/// run, both runs' issued before either is stored to shared memory (two loads in flight a
+/// thread: with one run after the other, ptxas waited for each load before the next, and the
+/// C2R split took 325-331 us against the R2C's 257), the partial groups word by word (no read
+/// outside a run).
+__device__ inline void load_runs(std::uint32_t* words_a, __half2 const* src_a, int shift_a,
+                                 int count_a, std::uint32_t* words_b, __half2 const* src_b,
+                                 int shift_b, int count_b) {
+  auto const* const base_a = reinterpret_cast<unsigned int const*>(src_a) - shift_a;
+  auto const* const base_b = reinterpret_cast<unsigned int const*>(src_b) - shift_b;
+  int const t = static_cast<int>(threadIdx.x);
+  int const w0 = 4 * t;
+  bool const full_a = w0 >= shift_a && w0 + 4 <= shift_a + count_a;
+  bool const full_b = w0 >= shift_b && w0 + 4 <= shift_b + count_b;
+  uint4 va = make_uint4(0, 0, 0, 0), vb = make_uint4(0, 0, 0, 0);
+  if (full_a) va = __ldg(reinterpret_cast<uint4 const*>(base_a + w0));
+  if (full_b) vb = __ldg(reinterpret_cast<uint4 const*>(base_b + w0));
+  if (full_a) reinterpret_cast<uint4*>(words_a)[t] = va;
+  if (full_b) reinterpret_cast<uint4*>(words_b)[t] = vb;
+  auto const partial = [](std::uint32_t* words, unsigned int const* base, int shift, int count,
+                          int g) {
+    for (int w = 4 * g; w < 4 * g + 4; ++w) {
+      if (w >= shift && w < shift + count) words[w] = __ldg(base + w);
+    }
+  };
+  if (!full_a) partial(words_a, base_a, shift_a, count_a, t);
+  if (!full_b) partial(words_b, base_b, shift_b, count_b, t);
+  if (t == 0) {
+    int const g = kStagedGroups;  // the runs' last words past 4 B - shift
+    if (shift_a + count_a > 4 * g) partial(words_a, base_a, shift_a, count_a, g);
+    if (shift_b + count_b > 4 * g) partial(words_b, base_b, shift_b, count_b, g);
+  }
+}
+
+__device__ inline float2 word_value(std::uint32_t w) {
+  __half2 h;
+  std::memcpy(&h, &w, sizeof h);
+  return __half22float2(h);
+}
+
+__device__ inline std::uint32_t value_word(float2 v) {
+  __half2 const h = __float22half2_rn(v);
+  std::uint32_t w;
+  std::memcpy(&w, &h, sizeof w);
+  return w;
 }
 
 __global__ void __launch_bounds__(kStagedThreads)
@@ -141,17 +191,6 @@ __global__ void __launch_bounds__(kStagedThreads)
     in_m[kStagedPairs] = __ldg(reinterpret_cast<unsigned int const*>(zr + (m - j0)));
   }
   __syncthreads();
-  auto const value = [](std::uint32_t w) {
-    __half2 h;
-    std::memcpy(&h, &w, sizeof h);
-    return __half22float2(h);
-  };
-  auto const word = [](float2 v) {
-    __half2 const h = __float22half2_rn(v);
-    std::uint32_t w;
-    std::memcpy(&w, &h, sizeof w);
-    return w;
-  };
   __half2* const run_f = xr + j0;                             // X[J ..]
   __half2* const run_m = xr + (m - j0 - kStagedPairs + 1);    // X[M - J - B + 1 ..]
   int const shift_f = grid_offset(run_f);
@@ -162,18 +201,65 @@ __global__ void __launch_bounds__(kStagedThreads)
     std::uint32_t const j = j0 + static_cast<std::uint32_t>(p);
     float2 xk, xmk;
     if (j == 0) {
-      split_forward_ends(value(in_f[0]), f, xk, xmk);
+      split_forward_ends(word_value(in_f[0]), f, xk, xmk);
       xr[m / 2] = __float22half2_rn(split_forward_middle(__half22float2(zr[m / 2]), f));
     } else {
-      split_forward_pair(value(in_f[p]), value(in_m[kStagedPairs - p]), fast_twiddle(j, log_m), f,
-                         xk, xmk);
+      split_forward_pair(word_value(in_f[p]), word_value(in_m[kStagedPairs - p]),
+                         fast_twiddle(j, log_m), f, xk, xmk);
     }
-    out_f[shift_f + p] = word(xk);
-    out_m[shift_m + kStagedPairs - 1 - p] = word(xmk);  // X[M - j]
+    out_f[shift_f + p] = value_word(xk);
+    out_m[shift_m + kStagedPairs - 1 - p] = value_word(xmk);  // X[M - j]
   }
   __syncthreads();
   store_run(out_f, run_f, shift_f);
   store_run(out_m, run_m, shift_m);
+}
+
+/// The staged C2R split (FP16 X and Z), the forward kernel backwards: block b of a row reads the
+/// runs X[J .. J + B) and X[M - J - B + 1 .. M - J] (rows of M + 1 words, so off the 16-byte
+/// grid: load_runs), computes the pairs in shared memory and stores Z[J .. J + B) and
+/// Z[M - J - B + 1 .. M - J] (J = 0: up to Z[M - 1]; Z[0] and Z[M / 2] are item 0's).
+__global__ void __launch_bounds__(kStagedThreads)
+    split_inverse_staged_kernel(__half2 const* x, __half2* z, int log_m, float f) {
+  __shared__ __align__(16) std::uint32_t in_f[kStagedPairs + 4];
+  __shared__ __align__(16) std::uint32_t in_m[kStagedPairs + 4];
+  __shared__ __align__(16) std::uint32_t out_f[kStagedPairs + 4];
+  __shared__ __align__(16) std::uint32_t out_m[kStagedPairs + 4];
+  int const log_chunks = log_m - 1 - kLogStagedPairs;
+  std::int64_t const row = static_cast<std::int64_t>(blockIdx.x) >> log_chunks;
+  std::uint32_t const j0 = (blockIdx.x & ((1u << log_chunks) - 1)) << kLogStagedPairs;
+  std::uint32_t const m = 1u << log_m;
+  __half2 const* xr = x + row * (m + 1);
+  __half2* zr = z + row * m;
+  int const t = static_cast<int>(threadIdx.x);
+  __half2 const* const in_run_f = xr + j0;                           // X[J ..]
+  __half2 const* const in_run_m = xr + (m - j0 - kStagedPairs + 1);  // X[M - J - B + 1 ..]
+  __half2* const out_run_f = zr + j0;
+  __half2* const out_run_m = zr + (m - j0 - kStagedPairs + 1);
+  int const in_shift_f = grid_offset(in_run_f), in_shift_m = grid_offset(in_run_m);
+  int const out_shift_f = grid_offset(out_run_f), out_shift_m = grid_offset(out_run_m);
+  chain_prologue();  // programmatic dependent launch (chained_launch.cuh)
+  load_runs(in_f, in_run_f, in_shift_f, kStagedPairs, in_m, in_run_m, in_shift_m, kStagedPairs);
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    int const p = t + i * kStagedThreads;  // pair j = J + p; X[M - j] is in_m[.. + B - 1 - p]
+    std::uint32_t const j = j0 + static_cast<std::uint32_t>(p);
+    float2 const a = word_value(in_f[in_shift_f + p]);
+    float2 const b = word_value(in_m[in_shift_m + kStagedPairs - 1 - p]);
+    if (j == 0) {
+      out_f[out_shift_f] = value_word(split_inverse_ends(a, b, f));
+      zr[m / 2] = __float22half2_rn(split_inverse_middle(__half22float2(xr[m / 2]), f));
+    } else {
+      float2 zk, zmk;
+      split_inverse_pair(a, b, fast_twiddle(j, log_m), f, zk, zmk);
+      out_f[out_shift_f + p] = value_word(zk);
+      out_m[out_shift_m + kStagedPairs - 1 - p] = value_word(zmk);  // Z[M - j]
+    }
+  }
+  __syncthreads();
+  store_run(out_f, out_run_f, out_shift_f);
+  store_run(out_m, out_run_m, out_shift_m, j0 == 0 ? kStagedPairs - 1 : kStagedPairs);
 }
 
 template <class In, class Out>
@@ -258,6 +344,16 @@ cudaError_t launch_split_forward(SplitArgs const& args, void const* z, void* x,
 
 cudaError_t launch_split_inverse(SplitArgs const& args, void const* x, void* z,
                                  cudaStream_t stream) noexcept {
+  static bool const staged_on = env_switch_on("FFTCORE_TC_SPLIT_STAGED");
+  if (staged_on && args.staged && !args.in_fp32 && !args.out_fp32 &&
+      args.log_m > kLogStagedPairs && args.rows > 0) {
+    std::int64_t const blocks = args.rows << (args.log_m - 1 - kLogStagedPairs);
+    if (blocks <= std::int64_t{0x7fffffff}) {
+      return launch_chained(split_inverse_staged_kernel, static_cast<unsigned>(blocks),
+                            kStagedThreads, 0, stream, static_cast<__half2 const*>(x),
+                            static_cast<__half2*>(z), args.log_m, args.factor);
+    }
+  }
   return dispatch<Inverse>(args, x, z, stream);
 }
 

@@ -17,8 +17,8 @@ struct SplitArgs {
   float factor = 1.0f;    ///< scale folded into the split (see real_layout.hpp)
   bool in_fp32 = false;   ///< source values are float2, else __half2
   bool out_fp32 = false;  ///< destination values are float2, else __half2
-  /// launch_split_forward: FP16 on both sides and M >= 2^11 (Z 16-byte aligned) run the staged
-  /// kernel unless this is false or FFTCORE_TC_SPLIT_STAGED=0 (the plain one, as the tests'
+  /// FP16 on both sides and M >= 2^11 (the R2C: Z 16-byte aligned) run the staged kernels
+  /// unless this is false or FFTCORE_TC_SPLIT_STAGED=0 (the plain ones, as the tests'
   /// comparison).
   bool staged = true;
   /// launch_small_real: the half spectrum's row pitch in words, 0 for M + 1 (1-D); M + 8 (Y's

@@ -169,6 +169,16 @@ int mirror_log_sequences(bool c2r) noexcept {
   return k >= 9 && k <= 12 ? k : tc::kLogMinMirrorSequences;
 }
 
+/// The C2R split kernel's fewest complex points (log2 M) from FFTCORE_TC_C2R_SPLIT_KERNEL, 0 for
+/// none: unset, tc::kLogMinC2rSplitKernelM; =0 off (the split in the first row pass's load, as
+/// before session 47); =k (12..26) from M = 2^k, for A/B.
+int c2r_split_log_m() noexcept {
+  if (!tc::env_switch_on("FFTCORE_TC_C2R_SPLIT_KERNEL")) return 0;
+  char const* v = std::getenv("FFTCORE_TC_C2R_SPLIT_KERNEL");
+  int const k = v != nullptr ? std::atoi(v) : 0;
+  return k >= 12 && k <= 26 ? k : tc::kLogMinC2rSplitKernelM;
+}
+
 }  // namespace
 
 Status make_tensor_core_real_plan(PlanDesc const& desc,
@@ -209,9 +219,10 @@ Status make_tensor_core_real_plan(PlanDesc const& desc,
   static int const mirror_r2c = mirror_log_sequences(false);
   static int const mirror_c2r = mirror_log_sequences(true);
   int const mirror = desc.kind == Transform::kC2R ? mirror_c2r : mirror_r2c;
+  static int const c2r_split = c2r_split_log_m();
   tc::RealLayout layout;
   if (Status s = tc::build_real_layout(desc, layout, fuse, twin, row_pairs, tall, halves,
-                                       small_512, fast_dram, mirror);
+                                       small_512, fast_dram, mirror, c2r_split);
       s != Status::kSuccess) {
     return s;
   }
