@@ -445,7 +445,6 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
     } else if constexpr (kPairedIn) {
       // The paired C2R: X[n] for the lane's pairs p < E / 2 (n = j + T p), then X[M - n].
       std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
-      __builtin_assume(__isGlobal(mirror));
 #pragma unroll
       for (int i = 0; i < kE / 2; ++i) {
         raw[i] = state <= 0 ? 0u : from[i << kLogT];
@@ -488,11 +487,16 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
   for (std::int64_t w = 0; state >= 0; ++w) {
     // The item's pointers are global (locate sets them whenever state >= 0); said again here,
     // since across the loop's back edge ptxas loses opaque()'s assumption and used generic
-    // LD / ST for them.
-    __builtin_assume(__isGlobal(from));
-    __builtin_assume(__isGlobal(to));
-    if constexpr (kRows) __builtin_assume(__isGlobal(to_mirror));
-    if constexpr (kRowsIn) __builtin_assume(__isGlobal(from_mirror));
+    // LD / ST for them. Only in the complex and R2C variants: H200, session 47, three runs
+    // each, with the assumption in every variant (session 46's form) against none: C2C 2^13
+    // 0.659-0.670 against 0.665-0.673 and the R2C of 2^14 reals 0.415-0.417 against
+    // 0.422-0.433, but the C2R of 2048x2048 0.927-0.933 against 0.880-0.881, of 1024x1024
+    // 0.828-0.843 against 0.792-0.799, the R2C of 1024x1024 0.766-0.778 against 0.746-0.761
+    // (the row pairs) and the C2R of 2^14 reals 0.413-0.417 against 0.401-0.411 (paired).
+    if constexpr (kReal == kNoSplit || kReal == kSplitOut) {
+      __builtin_assume(__isGlobal(from));
+      __builtin_assume(__isGlobal(to));
+    }
     if (ahead > 0 && tid == 0) prefetch(w + ahead);
     float2 a[kE];
     if constexpr (kReal == kSplitIn) {
@@ -504,7 +508,6 @@ __global__ void __launch_bounds__(kernel_max_threads(kLogL, kReal),
       // points, where it does not spill; 4-12 % slower from 4096, where it does).
       std::uint32_t other[kE];
       std::uint32_t const* const mirror = from + ((1 << kLogL) - 2 * j);
-      __builtin_assume(__isGlobal(mirror));
 #pragma unroll
       for (int i = 0; i < kE; ++i) other[i] = state > 0 ? mirror[-(i << kLogT)] : 0u;
       // W_{2M}^j / 4: the quarter in the per-item factor, not in each value's (exact either way;
