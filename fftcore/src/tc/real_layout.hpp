@@ -159,11 +159,12 @@ inline constexpr int kLogMinRowPairsColumns = 9;
 inline constexpr int kLogMinMirrorSequences = 9;
 
 /// The 1-D C2R's split kernel from M = 2^24 complex points (2^25..2^27 reals, which the halves
-/// leave to the column split): the staged split kernel (real_transform.cu) moves X to FP16 Z at
-/// the copy's rate, and the row FFT then runs the complex plan's passes (at M = 2^24 two, where
-/// the column split's first pass made three). Expected (H200, session 47): the C2R of 2^27 reals
-/// ~1.61 -> ~1.53 ms per 2^28 reals (the 3-pass inverse C2C of 2^26 points, 1.27, plus the
-/// split, 0.26), 2^25 ~1.50 -> ~1.2.
+/// leave to the column split): the staged split kernel (real_transform.cu, 280 us per 2^28
+/// reals, ncu) moves X to FP16 Z near the copy's rate, and the row FFT then runs the complex
+/// plan's passes (at M = 2^24 two, where the column split's first pass made three). H200, ms per
+/// 2^28 reals, three runs each against FFTCORE_TC_C2R_SPLIT_KERNEL=0 (fftcore/NOTES.md, session
+/// 47): 2^25 1.493-1.509 -> 1.238-1.239, 2^26 1.565-1.577 -> 1.517-1.525, 2^27 1.616-1.633 ->
+/// 1.589-1.604. (Expected 2^27 ~1.53: the split kernel came out at 280 us, not the R2C's 257.)
 inline constexpr int kLogMinC2rSplitKernelM = 24;
 
 /// Builds the layout of a kR2C / kC2R descriptor that passed check_descriptor. The row and
@@ -177,9 +178,10 @@ inline constexpr int kLogMinC2rSplitKernelM = 24;
 /// two-pass splits of 2^21..2^24 points (PlanOptions::tall_two_pass, tall_rows), then the split
 /// kernel. H100, ms per 2^28 reals, two runs in one call (NOTES.md, session 24), against three
 /// passes: 2^22 reals 1.44 against 1.62-1.63, 2^23 1.49 against 1.63-1.66, 2^24 1.54 against
-/// 1.73-1.76, 2^25 1.56 against 1.81-1.82. Not the C2R, whose three passes carry the split in
-/// their first (fuse_column_split): two passes and the split kernel measured 1.46 / 1.51 / 1.56
-/// against 1.37-1.39 / 1.40-1.42 / 1.52-1.54 at 2^22..2^24 (2^25 1.585 against 1.61-1.63).
+/// 1.73-1.76, 2^25 1.56 against 1.81-1.82. Not the C2R below `c2r_split_log_m`, whose three
+/// passes carry the split in their first (fuse_column_split): two passes and the (plain) split
+/// kernel measured 1.46 / 1.51 / 1.56 against 1.37-1.39 / 1.40-1.42 / 1.52-1.54 at 2^22..2^24
+/// (2^25 1.585 against 1.61-1.63).
 /// `halves`: the 1-D R2C of 2^19..2^22 reals and the C2R of 2^20..2^24 in two tall passes
 /// (RealLayout::halves) where both passes have at least 128 items. `small_512`: the 1-D R2C and
 /// C2R of 512 reals on the medium real kernel (with `fuse`; false: the register-chained pass

@@ -124,8 +124,8 @@ __device__ inline void store_run(std::uint32_t const* words, __half2* dst, int s
 /// `words_a` at offsets shift_a .., likewise b; whole 16-byte groups where they lie inside the
 /// run, both runs' issued before either is stored to shared memory (two loads in flight a
 /// thread: with one run after the other, ptxas waited for each load before the next, and the
-/// C2R split took 325-331 us against the R2C's 257), the partial groups word by word (no read
-/// outside a run).
+/// C2R split took 324-331 us, now 280-281, against the R2C's 255-257; ncu, H200, 2^28 reals),
+/// the partial groups word by word (no read outside a run).
 __device__ inline void load_runs(std::uint32_t* words_a, __half2 const* src_a, int shift_a,
                                  int count_a, std::uint32_t* words_b, __half2 const* src_b,
                                  int shift_b, int count_b) {
