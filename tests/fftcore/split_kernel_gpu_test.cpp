@@ -68,50 +68,115 @@ std::vector<cd> inverse_reference(std::vector<cd> const& x, std::int64_t rows, s
   return z;
 }
 
-/// Runs the split into a buffer whose half spectrum starts `offset` words past a 256-byte
-/// boundary, with guard words before and after it; returns the spectrum, checks the guards.
-void run_split(tcfft::testing::DeviceBuffer const& z, std::int64_t rows, int log_m, float f,
-               bool staged, std::size_t offset, std::vector<__half2>& x) {
-  std::size_t const count = static_cast<std::size_t>(rows * ((std::int64_t{1} << log_m) + 1));
+/// Launches `launch(dst)` with dst `offset` words past an allocation's start plus guard words,
+/// `count` output words; checks the guard words before and after them, returns the output.
+template <class Launch>
+void run_guarded(std::size_t count, std::size_t offset, Launch const& launch,
+                 std::vector<__half2>& out) {
   std::size_t const total = offset + kGuardWords + count + kGuardWords;
   std::vector<std::uint32_t> host(total, kGuard);
   DeviceBuffer buf(total * 4);
   ASSERT_NE(buf.get(), nullptr);
   TC_CUDA_OK(cudaMemcpy(buf.get(), host.data(), total * 4, cudaMemcpyHostToDevice));
+  TC_CUDA_OK(launch(static_cast<std::uint32_t*>(buf.get()) + offset + kGuardWords));
+  TC_CUDA_OK(cudaDeviceSynchronize());
+  TC_CUDA_OK(cudaMemcpy(host.data(), buf.get(), total * 4, cudaMemcpyDeviceToHost));
+  for (std::size_t i = 0; i < offset + kGuardWords; ++i) {
+    ASSERT_EQ(host[i], kGuard) << "word " << i << " before the output written";
+  }
+  for (std::size_t i = offset + kGuardWords + count; i < total; ++i) {
+    ASSERT_EQ(host[i], kGuard) << "word " << i - offset - kGuardWords << " past the output";
+  }
+  out.resize(count);
+  std::memcpy(static_cast<void*>(out.data()), host.data() + offset + kGuardWords, count * 4);
+}
+
+fftcore::detail::tc::SplitArgs split_args(std::int64_t rows, int log_m, float f, bool staged) {
   fftcore::detail::tc::SplitArgs args;
   args.rows = rows;
   args.log_m = log_m;
   args.factor = f;
   args.staged = staged;
-  auto* const out = static_cast<std::uint32_t*>(buf.get()) + offset + kGuardWords;
-  TC_CUDA_OK(fftcore::detail::tc::launch_split_forward(args, z.get(), out, nullptr));
-  TC_CUDA_OK(cudaDeviceSynchronize());
-  TC_CUDA_OK(cudaMemcpy(host.data(), buf.get(), total * 4, cudaMemcpyDeviceToHost));
-  for (std::size_t i = 0; i < offset + kGuardWords; ++i) {
-    ASSERT_EQ(host[i], kGuard) << "word " << i << " before the spectrum written";
+  return args;
+}
+
+/// The R2C split of Z (device) into a half spectrum `offset` words past a boundary.
+void run_forward(DeviceBuffer const& z, std::int64_t rows, int log_m, float f, bool staged,
+                 std::size_t offset, std::vector<__half2>& x) {
+  auto const args = split_args(rows, log_m, f, staged);
+  run_guarded(static_cast<std::size_t>(rows * ((std::int64_t{1} << log_m) + 1)), offset,
+              [&](void* dst) {
+                return fftcore::detail::tc::launch_split_forward(args, z.get(), dst, nullptr);
+              },
+              x);
+}
+
+/// The C2R split from X (rows of M + 1, `in_offset` words into an allocation that ends with it)
+/// into Z at `out_offset` words past a boundary.
+void run_inverse(std::vector<__half2> const& x, std::int64_t rows, int log_m, float f,
+                 bool staged, std::size_t in_offset, std::size_t out_offset,
+                 std::vector<__half2>& z) {
+  DeviceBuffer in((in_offset + x.size()) * 4);
+  ASSERT_NE(in.get(), nullptr);
+  auto* const src = static_cast<std::uint32_t*>(in.get()) + in_offset;
+  TC_CUDA_OK(cudaMemcpy(src, x.data(), x.size() * 4, cudaMemcpyHostToDevice));
+  auto const args = split_args(rows, log_m, f, staged);
+  run_guarded(static_cast<std::size_t>(rows << log_m), out_offset,
+              [&](void* dst) {
+                return fftcore::detail::tc::launch_split_inverse(args, src, dst, nullptr);
+              },
+              z);
+}
+
+/// The staged kernel's output against the reference and against the plain kernel's: FP16
+/// rounding of the outputs bounds the error (relative 2^-11 per component at most; the relative
+/// L2 measured 2.03-2.08e-4 for both kernels and directions, H200, session 47), so 1e-3 leaves
+/// room and still fails a wrong index, twiddle or sign (errors of order 1); both kernels compute
+/// each pair with the same FP32 steps (real_split.hpp), so no word may differ. `report`: print
+/// the figures.
+void expect_staged_matches(std::vector<__half2> const& staged, std::vector<__half2> const& plain,
+                           std::vector<cd> const& ref, char const* what, int log_m,
+                           std::int64_t rows, bool report) {
+  constexpr double kTolL2 = 1e-3;
+  auto const ours = tcfft::testing::to_double(staged);
+  double const l2 = tcfft::testing::relative_l2_error(ours, ref);
+  double const l2_plain = tcfft::testing::relative_l2_error(tcfft::testing::to_double(plain), ref);
+  double peak = 0;
+  for (cd const& v : ours) peak = std::max(peak, std::abs(v));
+  ASSERT_EQ(staged.size(), plain.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < staged.size(); ++i) {
+    differ += std::memcmp(&staged[i], &plain[i], sizeof(__half2)) != 0;
   }
-  for (std::size_t i = offset + kGuardWords + count; i < total; ++i) {
-    ASSERT_EQ(host[i], kGuard) << "word " << i - offset - kGuardWords << " past the spectrum";
+  if (report) {
+    std::printf("[ measured ] %s split M = 2^%d rows %lld: staged L2 %.3e, plain %.3e, %zu of "
+                "%zu words differ\n",
+                what, log_m, static_cast<long long>(rows), l2, l2_plain, differ, staged.size());
   }
-  x.resize(count);
-  std::memcpy(static_cast<void*>(x.data()), host.data() + offset + kGuardWords, count * 4);
+  EXPECT_GT(peak, 0.0) << "all-zero output";
+  EXPECT_LT(l2, kTolL2);
+  EXPECT_LT(l2_plain, kTolL2);
+  EXPECT_EQ(differ, 0u) << "staged and plain kernels disagree";
+}
+
+/// Random FP16 complex values in [-1, 1] (both parts), and their doubles.
+std::vector<__half2> random_half(std::size_t n, std::mt19937& rng, std::vector<cd>& as_double) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<cd> v(n);
+  for (cd& e : v) e = {u(rng), u(rng)};
+  auto const h = tcfft::testing::to_half(v);
+  as_double = tcfft::testing::to_double(h);  // the values the kernel sees
+  return h;
 }
 
 TEST_F(SplitKernel, StagedR2cMatchesTheFormulaAndThePlainKernel) {
-  // FP16 rounding of the outputs bounds the error: relative 2^-11 per component at most; the
-  // relative L2 measured 2.04-2.08e-4 for both kernels (H200, session 47). 1e-3 leaves room and
-  // still fails a wrong index or twiddle (errors of order 1).
-  constexpr double kTolL2 = 1e-3;
   unsigned const seed = std::random_device{}();
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int log_m : {11, 12, 14}) {
     for (std::int64_t rows : {1, 3}) {
       std::int64_t const m = std::int64_t{1} << log_m;
-      std::vector<cd> zd(static_cast<std::size_t>(rows * m));
-      for (cd& v : zd) v = {u(rng), u(rng)};
-      auto const zh = tcfft::testing::to_half(zd);
-      zd = tcfft::testing::to_double(zh);  // the values the kernel sees
+      std::vector<cd> zd;
+      auto const zh = random_half(static_cast<std::size_t>(rows * m), rng, zd);
       DeviceBuffer z(zh.size() * sizeof(__half2));
       ASSERT_NE(z.get(), nullptr);
       TC_CUDA_OK(cudaMemcpy(z.get(), zh.data(), z.bytes(), cudaMemcpyHostToDevice));
@@ -121,81 +186,22 @@ TEST_F(SplitKernel, StagedR2cMatchesTheFormulaAndThePlainKernel) {
         SCOPED_TRACE("M = 2^" + std::to_string(log_m) + ", rows " + std::to_string(rows) +
                      ", offset " + std::to_string(offset) + ", seed " + std::to_string(seed));
         std::vector<__half2> staged, plain;
-        ASSERT_NO_FATAL_FAILURE(run_split(z, rows, log_m, f, true, offset, staged));
-        ASSERT_NO_FATAL_FAILURE(run_split(z, rows, log_m, f, false, offset, plain));
-        auto const ours = tcfft::testing::to_double(staged);
-        double const l2 = tcfft::testing::relative_l2_error(ours, ref);
-        double const l2_plain =
-            tcfft::testing::relative_l2_error(tcfft::testing::to_double(plain), ref);
-        double peak = 0;
-        for (cd const& v : ours) peak = std::max(peak, std::abs(v));
-        // Both kernels compute each pair with the same FP32 steps (real_split.hpp).
-        std::size_t differ = 0;
-        for (std::size_t i = 0; i < staged.size(); ++i) {
-          differ += std::memcmp(&staged[i], &plain[i], sizeof(__half2)) != 0;
-        }
-        if (offset == 0) {
-          std::printf("[ measured ] split M = 2^%d rows %lld: staged L2 %.3e, plain %.3e, %zu of "
-                      "%zu words differ\n",
-                      log_m, static_cast<long long>(rows), l2, l2_plain, differ, staged.size());
-        }
-        EXPECT_GT(peak, 0.0) << "all-zero output";
-        EXPECT_LT(l2, kTolL2);
-        EXPECT_LT(l2_plain, kTolL2);
-        EXPECT_EQ(differ, 0u) << "staged and plain kernels disagree";
+        ASSERT_NO_FATAL_FAILURE(run_forward(z, rows, log_m, f, true, offset, staged));
+        ASSERT_NO_FATAL_FAILURE(run_forward(z, rows, log_m, f, false, offset, plain));
+        expect_staged_matches(staged, plain, ref, "R2C", log_m, rows, offset == 0);
       }
     }
   }
 }
 
-/// The C2R split from X (rows of M + 1, `in_offset` words into an allocation that ends with it)
-/// into Z at `out_offset` words past a boundary, guard words around Z.
-void run_inverse(std::vector<__half2> const& x, std::int64_t rows, int log_m, float f,
-                 bool staged, std::size_t in_offset, std::size_t out_offset,
-                 std::vector<__half2>& z) {
-  DeviceBuffer in((in_offset + x.size()) * 4);
-  ASSERT_NE(in.get(), nullptr);
-  auto* const src = static_cast<std::uint32_t*>(in.get()) + in_offset;
-  TC_CUDA_OK(cudaMemcpy(src, x.data(), x.size() * 4, cudaMemcpyHostToDevice));
-  std::size_t const count = static_cast<std::size_t>(rows << log_m);
-  std::size_t const total = out_offset + kGuardWords + count + kGuardWords;
-  std::vector<std::uint32_t> host(total, kGuard);
-  DeviceBuffer out(total * 4);
-  ASSERT_NE(out.get(), nullptr);
-  TC_CUDA_OK(cudaMemcpy(out.get(), host.data(), total * 4, cudaMemcpyHostToDevice));
-  fftcore::detail::tc::SplitArgs args;
-  args.rows = rows;
-  args.log_m = log_m;
-  args.factor = f;
-  args.staged = staged;
-  auto* const dst = static_cast<std::uint32_t*>(out.get()) + out_offset + kGuardWords;
-  TC_CUDA_OK(fftcore::detail::tc::launch_split_inverse(args, src, dst, nullptr));
-  TC_CUDA_OK(cudaDeviceSynchronize());
-  TC_CUDA_OK(cudaMemcpy(host.data(), out.get(), total * 4, cudaMemcpyDeviceToHost));
-  for (std::size_t i = 0; i < out_offset + kGuardWords; ++i) {
-    ASSERT_EQ(host[i], kGuard) << "word " << i << " before Z written";
-  }
-  for (std::size_t i = out_offset + kGuardWords + count; i < total; ++i) {
-    ASSERT_EQ(host[i], kGuard) << "word " << i - out_offset - kGuardWords << " past Z";
-  }
-  z.resize(count);
-  std::memcpy(static_cast<void*>(z.data()), host.data() + out_offset + kGuardWords, count * 4);
-}
-
 TEST_F(SplitKernel, StagedC2rMatchesTheFormulaAndThePlainKernel) {
-  // As the R2C's: FP16 rounding of Z bounds the error (the pre-step doubles the values; the
-  // relative error stays the rounding's); 1e-3 fails a wrong index, twiddle or sign.
-  constexpr double kTolL2 = 1e-3;
   unsigned const seed = std::random_device{}();
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int log_m : {11, 12, 14}) {
     for (std::int64_t rows : {1, 3}) {
       std::int64_t const m = std::int64_t{1} << log_m;
-      std::vector<cd> xd(static_cast<std::size_t>(rows * (m + 1)));
-      for (cd& v : xd) v = {u(rng), u(rng)};
-      auto const xh = tcfft::testing::to_half(xd);
-      xd = tcfft::testing::to_double(xh);
+      std::vector<cd> xd;
+      auto const xh = random_half(static_cast<std::size_t>(rows * (m + 1)), rng, xd);
       float const f = 0.25f;
       auto const ref = inverse_reference(xd, rows, m, f);
       for (std::size_t in_offset : {0, 1, 2, 3}) {
@@ -204,29 +210,11 @@ TEST_F(SplitKernel, StagedC2rMatchesTheFormulaAndThePlainKernel) {
                      ", offsets " + std::to_string(in_offset) + " / " +
                      std::to_string(out_offset) + ", seed " + std::to_string(seed));
         std::vector<__half2> staged, plain;
-        ASSERT_NO_FATAL_FAILURE(run_inverse(xh, rows, log_m, f, true, in_offset, out_offset,
-                                            staged));
-        ASSERT_NO_FATAL_FAILURE(run_inverse(xh, rows, log_m, f, false, in_offset, out_offset,
-                                            plain));
-        auto const ours = tcfft::testing::to_double(staged);
-        double const l2 = tcfft::testing::relative_l2_error(ours, ref);
-        double const l2_plain =
-            tcfft::testing::relative_l2_error(tcfft::testing::to_double(plain), ref);
-        double peak = 0;
-        for (cd const& v : ours) peak = std::max(peak, std::abs(v));
-        std::size_t differ = 0;
-        for (std::size_t i = 0; i < staged.size(); ++i) {
-          differ += std::memcmp(&staged[i], &plain[i], sizeof(__half2)) != 0;
-        }
-        if (in_offset == 0) {
-          std::printf("[ measured ] C2R split M = 2^%d rows %lld: staged L2 %.3e, plain %.3e, "
-                      "%zu of %zu words differ\n",
-                      log_m, static_cast<long long>(rows), l2, l2_plain, differ, staged.size());
-        }
-        EXPECT_GT(peak, 0.0) << "all-zero output";
-        EXPECT_LT(l2, kTolL2);
-        EXPECT_LT(l2_plain, kTolL2);
-        EXPECT_EQ(differ, 0u) << "staged and plain kernels disagree";
+        ASSERT_NO_FATAL_FAILURE(
+            run_inverse(xh, rows, log_m, f, true, in_offset, out_offset, staged));
+        ASSERT_NO_FATAL_FAILURE(
+            run_inverse(xh, rows, log_m, f, false, in_offset, out_offset, plain));
+        expect_staged_matches(staged, plain, ref, "C2R", log_m, rows, in_offset == 0);
       }
     }
   }

@@ -168,6 +168,18 @@ __device__ inline std::uint32_t value_word(float2 v) {
   return w;
 }
 
+/// The block's row and first pair J of a staged split (M / 2B blocks a row), and M.
+struct StagedChunk {
+  std::int64_t row;
+  std::uint32_t j0;
+  std::uint32_t m;
+};
+__device__ inline StagedChunk staged_chunk(int log_m) {
+  int const log_chunks = log_m - 1 - kLogStagedPairs;
+  return {static_cast<std::int64_t>(blockIdx.x) >> log_chunks,
+          (blockIdx.x & ((1u << log_chunks) - 1)) << kLogStagedPairs, 1u << log_m};
+}
+
 __global__ void __launch_bounds__(kStagedThreads)
     split_forward_staged_kernel(__half2 const* z, __half2* x, int log_m, float f) {
   // Inputs: Z[J .. J + B), Z[M - J - B .. M - J] (the last word: Z[M - J], J > 0). Outputs: the
@@ -176,10 +188,7 @@ __global__ void __launch_bounds__(kStagedThreads)
   __shared__ __align__(16) std::uint32_t in_m[kStagedPairs + 4];
   __shared__ __align__(16) std::uint32_t out_f[kStagedPairs + 4];
   __shared__ __align__(16) std::uint32_t out_m[kStagedPairs + 4];
-  int const log_chunks = log_m - 1 - kLogStagedPairs;
-  std::int64_t const row = static_cast<std::int64_t>(blockIdx.x) >> log_chunks;
-  std::uint32_t const j0 = (blockIdx.x & ((1u << log_chunks) - 1)) << kLogStagedPairs;
-  std::uint32_t const m = 1u << log_m;
+  auto const [row, j0, m] = staged_chunk(log_m);
   __half2 const* zr = z + row * m;
   __half2* xr = x + row * (m + 1);
   int const t = static_cast<int>(threadIdx.x);
@@ -225,10 +234,7 @@ __global__ void __launch_bounds__(kStagedThreads)
   __shared__ __align__(16) std::uint32_t in_m[kStagedPairs + 4];
   __shared__ __align__(16) std::uint32_t out_f[kStagedPairs + 4];
   __shared__ __align__(16) std::uint32_t out_m[kStagedPairs + 4];
-  int const log_chunks = log_m - 1 - kLogStagedPairs;
-  std::int64_t const row = static_cast<std::int64_t>(blockIdx.x) >> log_chunks;
-  std::uint32_t const j0 = (blockIdx.x & ((1u << log_chunks) - 1)) << kLogStagedPairs;
-  std::uint32_t const m = 1u << log_m;
+  auto const [row, j0, m] = staged_chunk(log_m);
   __half2 const* xr = x + row * (m + 1);
   __half2* zr = z + row * m;
   int const t = static_cast<int>(threadIdx.x);
