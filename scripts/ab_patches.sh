@@ -6,7 +6,8 @@
 # ab.md (raw rows, one "### round R binary bK" header per run) and ab_summary.md (min-max ms per
 # row and binary). Patches are given relative to the repository root; "-R:FILE" reverses FILE.
 #   OUT=... scripts/ab_patches.sh fftcore/experiments/a.patch fftcore/experiments/b.patch
-# Knobs: C2C="2^13,4096x4096" (--tc-only rows), REAL="2^16" (--real rows, empty: none),
+# Knobs: C2C="2^13,4096x4096" (--tc-only rows), REAL="2^16" (--real rows, empty: none; the
+# default includes 2-D real rows, which session 46 left out and a Stockham change slowed),
 # ROUNDS=3, BUILD_DIR=build-ab, TESTS="gtest filter" (fftcore_gpu_tests on the last stage).
 # On a warm machine the copied sources keep older times than a previous call's objects: the
 # script starts from a fresh BUILD_DIR unless KEEP_BUILD=1.
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 B=${BUILD_DIR:-build-ab}; ROUNDS=${ROUNDS:-3}
 C2C=${C2C:-2^13,2^15,2^16,2^20,2^22,2^24,512x512,1024x1024,2048x2048,4096x4096}
-REAL=${REAL-2^15,2^16,2^20,2^22}
+REAL=${REAL-2^14,2^15,2^16,2^20,2^22,2^25,2^27,1024x1024,2048x2048}
 T0=$(date +%s); el() { echo $(( $(date +%s) - T0 )); }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$OUT/device.txt" 2>&1
 cat "$OUT/device.txt"
