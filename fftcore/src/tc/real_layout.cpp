@@ -539,11 +539,11 @@ Status build_real_layout(PlanDesc const& desc, RealLayout& layout, bool fuse, bo
   // transforms keep the FP32 half spectrum Y for accuracy (as the complex path keeps its FP32
   // intermediate below 4096 elements, build_layout).
   bool const fp16_rows = fuse && m > 1 && !(layout.rank2 && desc.elements() <= 4096);
-  // The FP32 ends split 8192 and 16384 points as a short pass and a 4096-point one (the
-  // register-chained pass cannot write FP32 Z); FP16 rows take the plain split.
   // The C2R's split kernel and the complex plan's row passes (kLogMinC2rSplitKernelM).
   bool const c2r_kernel = fuse && !layout.r2c && !layout.rank2 && c2r_split_log_m > 0 &&
                           layout.log_m >= c2r_split_log_m;
+  // The FP32 ends split 8192 and 16384 points as a short pass and a 4096-point one (the
+  // register-chained pass cannot write FP32 Z); FP16 rows take the plain split.
   auto const build_rows = [&](bool fp32_ends) {
     bool const two_pass = tall && (layout.r2c || c2r_kernel) && !fp32_ends && !layout.rank2;
     return build_axis_layout(layout.log_m, 1, layout.rows, desc.scaling, layout.row, fp32_ends, 0,

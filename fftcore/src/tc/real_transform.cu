@@ -8,13 +8,13 @@
 #include "tc/real_transform.hpp"
 
 #include "tc/kernels/chained_launch.cuh"
+#include "tc/kernels/half_words.cuh"
 #include "tc/real_split.hpp"
 
 #include <cuda_fp16.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 namespace fftcore::detail::tc {
 namespace {
@@ -155,19 +155,6 @@ __device__ inline void load_runs(std::uint32_t* words_a, __half2 const* src_a, i
   }
 }
 
-__device__ inline float2 word_value(std::uint32_t w) {
-  __half2 h;
-  std::memcpy(&h, &w, sizeof h);
-  return __half22float2(h);
-}
-
-__device__ inline std::uint32_t value_word(float2 v) {
-  __half2 const h = __float22half2_rn(v);
-  std::uint32_t w;
-  std::memcpy(&w, &h, sizeof w);
-  return w;
-}
-
 /// The block's row and first pair J of a staged split (M / 2B blocks a row), and M.
 struct StagedChunk {
   std::int64_t row;
@@ -210,14 +197,14 @@ __global__ void __launch_bounds__(kStagedThreads)
     std::uint32_t const j = j0 + static_cast<std::uint32_t>(p);
     float2 xk, xmk;
     if (j == 0) {
-      split_forward_ends(word_value(in_f[0]), f, xk, xmk);
+      split_forward_ends(unpack_word(in_f[0]), f, xk, xmk);
       xr[m / 2] = __float22half2_rn(split_forward_middle(__half22float2(zr[m / 2]), f));
     } else {
-      split_forward_pair(word_value(in_f[p]), word_value(in_m[kStagedPairs - p]),
+      split_forward_pair(unpack_word(in_f[p]), unpack_word(in_m[kStagedPairs - p]),
                          fast_twiddle(j, log_m), f, xk, xmk);
     }
-    out_f[shift_f + p] = value_word(xk);
-    out_m[shift_m + kStagedPairs - 1 - p] = value_word(xmk);  // X[M - j]
+    out_f[shift_f + p] = pack_word(xk);
+    out_m[shift_m + kStagedPairs - 1 - p] = pack_word(xmk);  // X[M - j]
   }
   __syncthreads();
   store_run(out_f, run_f, shift_f);
@@ -251,16 +238,16 @@ __global__ void __launch_bounds__(kStagedThreads)
   for (int i = 0; i < 4; ++i) {
     int const p = t + i * kStagedThreads;  // pair j = J + p; X[M - j] is in_m[.. + B - 1 - p]
     std::uint32_t const j = j0 + static_cast<std::uint32_t>(p);
-    float2 const a = word_value(in_f[in_shift_f + p]);
-    float2 const b = word_value(in_m[in_shift_m + kStagedPairs - 1 - p]);
+    float2 const a = unpack_word(in_f[in_shift_f + p]);
+    float2 const b = unpack_word(in_m[in_shift_m + kStagedPairs - 1 - p]);
     if (j == 0) {
-      out_f[out_shift_f] = value_word(split_inverse_ends(a, b, f));
+      out_f[out_shift_f] = pack_word(split_inverse_ends(a, b, f));
       zr[m / 2] = __float22half2_rn(split_inverse_middle(__half22float2(xr[m / 2]), f));
     } else {
       float2 zk, zmk;
       split_inverse_pair(a, b, fast_twiddle(j, log_m), f, zk, zmk);
-      out_f[out_shift_f + p] = value_word(zk);
-      out_m[out_shift_m + kStagedPairs - 1 - p] = value_word(zmk);  // Z[M - j]
+      out_f[out_shift_f + p] = pack_word(zk);
+      out_m[out_shift_m + kStagedPairs - 1 - p] = pack_word(zmk);  // Z[M - j]
     }
   }
   __syncthreads();
@@ -329,36 +316,38 @@ struct Inverse {
   }
 };
 
+/// The staged kernels' grid (M / 2B blocks a row), or 0 where they do not apply: FP16 on both
+/// sides, M >= 2^11, args.staged, FFTCORE_TC_SPLIT_STAGED not 0 (A/B), a grid that fits.
+unsigned staged_blocks(SplitArgs const& args) noexcept {
+  static bool const staged_on = env_switch_on("FFTCORE_TC_SPLIT_STAGED");
+  if (!staged_on || !args.staged || args.in_fp32 || args.out_fp32 ||
+      args.log_m <= kLogStagedPairs || args.rows <= 0) {
+    return 0;
+  }
+  std::int64_t const blocks = args.rows << (args.log_m - 1 - kLogStagedPairs);
+  return blocks <= std::int64_t{0x7fffffff} ? static_cast<unsigned>(blocks) : 0;
+}
+
 }  // namespace
 
 cudaError_t launch_split_forward(SplitArgs const& args, void const* z, void* x,
                                  cudaStream_t stream) noexcept {
-  // FFTCORE_TC_SPLIT_STAGED=0 keeps the plain kernel for every split (A/B).
-  static bool const staged_on = env_switch_on("FFTCORE_TC_SPLIT_STAGED");
-  if (staged_on && args.staged && !args.in_fp32 && !args.out_fp32 &&
-      args.log_m > kLogStagedPairs && args.rows > 0 &&
-      reinterpret_cast<std::uintptr_t>(z) % 16 == 0) {
-    std::int64_t const blocks = args.rows << (args.log_m - 1 - kLogStagedPairs);
-    if (blocks <= std::int64_t{0x7fffffff}) {
-      return launch_chained(split_forward_staged_kernel, static_cast<unsigned>(blocks),
-                            kStagedThreads, 0, stream, static_cast<__half2 const*>(z),
-                            static_cast<__half2*>(x), args.log_m, args.factor);
-    }
+  // The staged kernel reads Z in 16-byte words from the row starts: Z 16-byte aligned.
+  if (unsigned const blocks = staged_blocks(args);
+      blocks > 0 && reinterpret_cast<std::uintptr_t>(z) % 16 == 0) {
+    return launch_chained(split_forward_staged_kernel, blocks, kStagedThreads, 0, stream,
+                          static_cast<__half2 const*>(z), static_cast<__half2*>(x), args.log_m,
+                          args.factor);
   }
   return dispatch<Forward>(args, z, x, stream);
 }
 
 cudaError_t launch_split_inverse(SplitArgs const& args, void const* x, void* z,
                                  cudaStream_t stream) noexcept {
-  static bool const staged_on = env_switch_on("FFTCORE_TC_SPLIT_STAGED");
-  if (staged_on && args.staged && !args.in_fp32 && !args.out_fp32 &&
-      args.log_m > kLogStagedPairs && args.rows > 0) {
-    std::int64_t const blocks = args.rows << (args.log_m - 1 - kLogStagedPairs);
-    if (blocks <= std::int64_t{0x7fffffff}) {
-      return launch_chained(split_inverse_staged_kernel, static_cast<unsigned>(blocks),
-                            kStagedThreads, 0, stream, static_cast<__half2 const*>(x),
-                            static_cast<__half2*>(z), args.log_m, args.factor);
-    }
+  if (unsigned const blocks = staged_blocks(args); blocks > 0) {
+    return launch_chained(split_inverse_staged_kernel, blocks, kStagedThreads, 0, stream,
+                          static_cast<__half2 const*>(x), static_cast<__half2*>(z), args.log_m,
+                          args.factor);
   }
   return dispatch<Inverse>(args, x, z, stream);
 }

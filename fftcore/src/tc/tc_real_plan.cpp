@@ -143,15 +143,19 @@ class TensorCoreRealPlan final : public BackendPlan {
   tc::DeviceTable fine_;
 };
 
+/// A "from 2^k" switch: 0 where `name` is "0" (off), its value k where lo <= k <= hi (for A/B),
+/// else `fallback` (unset or any other value: the default).
+int env_log_from(char const* name, int lo, int hi, int fallback) noexcept {
+  if (!tc::env_switch_on(name)) return 0;
+  char const* v = std::getenv(name);
+  int const k = v != nullptr ? std::atoi(v) : 0;
+  return k >= lo && k <= hi ? k : fallback;
+}
+
 /// The row pairs' fewest columns (log2) from FFTCORE_TC_ROW_PAIRS (see below), 0 for none.
 int row_pairs_log_columns() noexcept {
-  if (!tc::env_switch_on("FFTCORE_TC_ROW_PAIRS") ||
-      !tc::env_switch_on("FFTCORE_TC_STOCKHAM_PASS")) {
-    return 0;
-  }
-  char const* v = std::getenv("FFTCORE_TC_ROW_PAIRS");
-  int const k = v != nullptr ? std::atoi(v) : 0;
-  return k >= 9 && k <= 14 ? k : tc::kLogMinRowPairsColumns;
+  if (!tc::env_switch_on("FFTCORE_TC_STOCKHAM_PASS")) return 0;
+  return env_log_from("FFTCORE_TC_ROW_PAIRS", 9, 14, tc::kLogMinRowPairsColumns);
 }
 
 /// The mirror pass's fewest sequences (log2 D0) from FFTCORE_TC_REAL_MIRROR, 0 for none: unset,
@@ -160,23 +164,15 @@ int row_pairs_log_columns() noexcept {
 /// (9..12) from D0 = 2^k (2^(k + 8) reals), for A/B. FFTCORE_TC_C2R_MIRROR=0 turns it off for
 /// the C2R alone. Read once per direction, as the other switches.
 int mirror_log_sequences(bool c2r) noexcept {
-  if (!tc::env_switch_on("FFTCORE_TC_REAL_MIRROR") ||
-      (c2r && !tc::env_switch_on("FFTCORE_TC_C2R_MIRROR"))) {
-    return 0;
-  }
-  char const* v = std::getenv("FFTCORE_TC_REAL_MIRROR");
-  int const k = v != nullptr ? std::atoi(v) : 0;
-  return k >= 9 && k <= 12 ? k : tc::kLogMinMirrorSequences;
+  if (c2r && !tc::env_switch_on("FFTCORE_TC_C2R_MIRROR")) return 0;
+  return env_log_from("FFTCORE_TC_REAL_MIRROR", 9, 12, tc::kLogMinMirrorSequences);
 }
 
 /// The C2R split kernel's fewest complex points (log2 M) from FFTCORE_TC_C2R_SPLIT_KERNEL, 0 for
 /// none: unset, tc::kLogMinC2rSplitKernelM; =0 off (the split in the first row pass's load, as
 /// before session 47); =k (12..26) from M = 2^k, for A/B.
 int c2r_split_log_m() noexcept {
-  if (!tc::env_switch_on("FFTCORE_TC_C2R_SPLIT_KERNEL")) return 0;
-  char const* v = std::getenv("FFTCORE_TC_C2R_SPLIT_KERNEL");
-  int const k = v != nullptr ? std::atoi(v) : 0;
-  return k >= 12 && k <= 26 ? k : tc::kLogMinC2rSplitKernelM;
+  return env_log_from("FFTCORE_TC_C2R_SPLIT_KERNEL", 12, 26, tc::kLogMinC2rSplitKernelM);
 }
 
 }  // namespace
