@@ -32,9 +32,8 @@ fi
 # (session 40), 261 s at c6ac94b; at b4c222f (498 tests) 350 s ran 493 of them (session 41,
 # since when ctest discovers the four large-batch tests only through their device-kind entries);
 # at 9c77a88 (508 tests) 377 s (session 44); at 66045ec (516 tests) 364 s (session 47), at
-# 6aed049 326 s (session 48). The
-# limit leaves the build (~70-85 s) room in a 600-s call; with it the benches need a call of
-# their own (BENCH=0 STREAM_BENCH=0 here).
+# 6aed049 326 s (session 48). The limit leaves the build (~70-85 s) room in a 600-s call; with
+# it the benches need a call of their own (BENCH=0 STREAM_BENCH=0 here).
 timeout "${CTEST_TIMEOUT:-460}" ctest --test-dir build --output-on-failure -j"${CTEST_J:-8}" --timeout 300 \
   > "$OUT/ctest.log" 2>&1
 ctest_rc=$?
